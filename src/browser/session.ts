@@ -1,0 +1,186 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import type { ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '../types.js';
+import { timebox } from '../util/timebox.js';
+
+const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
+
+/**
+ * Everything the page did that Cookie records as evidence, stamped with ms since the session opened and
+ * the interaction step in progress (`step`, set by the agent; undefined during load/perception).
+ */
+export class EventLog {
+  readonly consoleErrors: ConsoleEntry[] = [];
+  readonly pageErrors: ConsoleEntry[] = [];
+  readonly failedRequests: FailedRequest[] = [];
+  readonly dialogs: DialogEvent[] = [];
+  readonly navigations: NavigationEvent[] = [];
+  /** URLs Cookie blocked because they left the app's origin. */
+  readonly blockedUrls = new Set<string>();
+  step: number | undefined;
+  private readonly t0 = Date.now();
+
+  /** ms since the session opened. */
+  now(): number {
+    return Date.now() - this.t0;
+  }
+}
+
+/** An isolated browser context showing one candidate's app, with the network fenced to its origin. */
+export interface AppSession {
+  context: BrowserContext;
+  page: Page;
+  log: EventLog;
+  origin: string;
+  /** Close the context; bounded in time even when the page's renderer is hung. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openAppSession}. */
+export interface SessionOptions {
+  viewport: { width: number; height: number };
+  /** Answer given to `prompt()` dialogs. */
+  promptAnswer?: string;
+}
+
+function isSameOrigin(url: string, origin: string): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return true;
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Open a fresh context for one evaluation (paper §4.1: a live browser-accessible instance):
+ * - the probe init script (src/browser/probe.init.js) before any app code;
+ * - a network fence: requests and WebSockets to anything but the app's own origin are blocked and
+ *   recorded as failed requests (`blocked: true`); service workers are blocked; downloads refused;
+ * - dialogs answered the way a user who clicked meant (confirm → accept, prompt → `promptAnswer`),
+ *   popups recorded and closed, main-frame navigations recorded (PITFALLS.md);
+ * - console errors and uncaught exceptions recorded with their origin (`environment` when caused by the
+ *   fence or the favicon, else `app`).
+ * @param origin the app's origin, e.g. http://127.0.0.1:41234
+ */
+export async function openAppSession(browser: Browser, origin: string, opts: SessionOptions): Promise<AppSession> {
+  const log = new EventLog();
+  const context = await browser.newContext({
+    viewport: opts.viewport,
+    deviceScaleFactor: 1,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(15_000);
+  await context.addInitScript({ path: PROBE });
+
+  await context.route('**/*', (route) => {
+    const req = route.request();
+    const url = req.url();
+    if (isSameOrigin(url, origin)) return route.continue().catch(() => {});
+    log.blockedUrls.add(url);
+    log.failedRequests.push({ url: url.slice(0, 500), resourceType: req.resourceType(), errorText: 'blocked: outside localhost', blocked: true, atMs: log.now(), step: log.step });
+    return route.abort('blockedbyclient').catch(() => {});
+  });
+  await context.routeWebSocket(
+    (url) => !isSameOrigin(url.toString().replace(/^ws/, 'http'), origin),
+    (ws) => {
+      log.blockedUrls.add(ws.url());
+      log.failedRequests.push({ url: ws.url().slice(0, 500), resourceType: 'websocket', errorText: 'blocked: outside localhost', blocked: true, atMs: log.now(), step: log.step });
+      ws.close({ code: 1008, reason: 'blocked by Cookie' }).catch(() => {});
+    },
+  );
+
+  const page = await context.newPage();
+  const mainPage = page;
+
+  context.on('page', (p) => {
+    if (p === mainPage) return;
+    // a popup: record where it went, then close it (the app must not spawn windows we do not watch)
+    void (async () => {
+      await p.waitForURL((u) => u.href !== 'about:blank', { timeout: 1500 }).catch(() => {});
+      const url = p.url();
+      log.navigations.push({ kind: 'popup', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+      await p.close().catch(() => {});
+    })();
+  });
+
+  page.on('dialog', (d) => {
+    const type = d.type();
+    const answer: DialogEvent['answer'] = 'accepted';
+    log.dialogs.push({ type, message: d.message().slice(0, 300), answer, atMs: log.now(), step: log.step });
+    const p = type === 'prompt' ? d.accept(d.defaultValue() || opts.promptAnswer || 'Test') : d.accept();
+    p.catch(() => {});
+  });
+
+  page.on('framenavigated', (f) => {
+    if (f !== page.mainFrame()) return;
+    const url = f.url();
+    if (url === 'about:blank') return;
+    log.navigations.push({ kind: 'navigation', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+  });
+
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text().slice(0, 1000);
+    const loc = msg.location();
+    const where = loc?.url ? `${loc.url}:${loc.lineNumber}` : undefined;
+    const env =
+      (loc?.url && log.blockedUrls.has(loc.url)) ||
+      /ERR_BLOCKED_BY_CLIENT|ERR_NAME_NOT_RESOLVED|favicon\.ico/.test(text) ||
+      /GPU stall|GL_CLOSE_PATH_NV|Automatic fallback to software WebGL/.test(text);
+    log.consoleErrors.push({ text, origin: env ? 'environment' : 'app', atMs: log.now(), location: where, step: log.step });
+  });
+
+  page.on('pageerror', (err) => {
+    const text = `${err.name}: ${err.message}`.slice(0, 1000);
+    const top = (err.stack ?? '').split('\n').find((l) => /https?:\/\//.test(l));
+    log.pageErrors.push({ text, origin: 'app', atMs: log.now(), location: top?.trim().slice(0, 300), step: log.step });
+  });
+
+  page.on('requestfailed', (req) => {
+    const url = req.url();
+    if (log.blockedUrls.has(url)) return; // already recorded by the fence
+    const errorText = req.failure()?.errorText ?? 'failed';
+    if (/ERR_ABORTED/.test(errorText) && req.resourceType() === 'media') return; // media range requests cancelled by the browser
+    log.failedRequests.push({ url: url.slice(0, 500), resourceType: req.resourceType(), errorText, blocked: false, atMs: log.now(), step: log.step });
+  });
+  page.on('response', (res) => {
+    if (res.status() < 400) return;
+    const url = res.url();
+    if (/\/favicon\.ico$/.test(url)) return;
+    log.failedRequests.push({ url: url.slice(0, 500), resourceType: res.request().resourceType(), status: res.status(), blocked: false, atMs: log.now(), step: log.step });
+  });
+
+  return {
+    context,
+    page,
+    log,
+    origin,
+    async close() {
+      await timebox(context.close(), 10_000, 'context close').catch(() => {});
+    },
+  };
+}
+
+/**
+ * True when the page's main thread answers a trivial evaluation within `ms`. A page stuck in a busy
+ * loop makes every browser call wait forever (PITFALLS.md), so this is how hangs are detected.
+ */
+export async function isResponsive(page: Page, ms: number): Promise<boolean> {
+  try {
+    await timebox(page.evaluate('1'), ms, 'responsiveness probe');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Evaluate a string expression in the page (never a compiled function: see probe.init.js), time-boxed. */
+export function evalIn<T>(page: Page, expression: string, ms: number, label = expression.slice(0, 40)): Promise<T> {
+  return timebox(page.evaluate(expression) as Promise<T>, ms, label);
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cac } from 'cac';
+import pc from 'picocolors';
+import { judgeOffline } from '../judge/offline/judge.js';
+import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
+import { runCookie } from '../runner/run.js';
+import type { Evidence } from '../types.js';
+import { writeJsonAtomic } from '../util/atomic.js';
+import { COOKIE_VERSION } from '../version.js';
+
+const toList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
+const toInt = (v: unknown, flag: string): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`${pc.red('✗')} ${flag}: "${v}" is not a whole number ≥ 1. Fix: pass e.g. ${flag} 2`);
+    process.exit(2);
+  }
+  return n;
+};
+
+/**
+ * Cookie's command line (cac): `cookie test [paths...]`, `cookie judge <dir>`, `--help`, `--version`.
+ * @param argv process.argv
+ */
+export async function main(argv: string[]): Promise<void> {
+  const cli = cac('cookie');
+
+  cli
+    .command('test [...paths]', 'Evaluate candidates: spec files (*.cookie.yaml, *.cookie.spec.ts) or folders to search')
+    .option('--output-dir <dir>', 'Where results.json, evidence and reports go (default: cookie-results)')
+    .option('--reporter <name>', 'Reporter: console, json, junit (repeatable)')
+    .option('--config <file>', 'Config file (default: cookie.config.ts in the working directory)')
+    .option('--concurrency <n>', 'Evaluations run at once')
+    .option('--steps <n>', 'Interaction step budget per evaluation (default 25)')
+    .example('cookie test examples')
+    .example('cookie test bench/real-inputs --reporter console --reporter junit')
+    .action(async (paths: string[], flags: Record<string, unknown>) => {
+      const outcome = await runCookie({
+        paths,
+        cwd: process.cwd(),
+        configFile: flags.config as string | undefined,
+        outputDir: flags.outputDir as string | undefined,
+        reporters: toList(flags.reporter),
+        concurrency: toInt(flags.concurrency, '--concurrency'),
+        steps: toInt(flags.steps, '--steps'),
+      });
+      if (!outcome.run && outcome.specErrors.length) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
+      process.exitCode = outcome.exitCode;
+    });
+
+  cli
+    .command('judge <dir>', 'Re-run the judge on stored evidence (no browser): an output dir of a previous run')
+    .action(async (dir: string) => {
+      const outputDir = path.resolve(dir);
+      const run = ResultsStore.read(outputDir);
+      if (!run) {
+        console.error(`${pc.red('✗')} ${path.join(outputDir, RESULTS_FILE)}: (file): not found or unreadable. Fix: pass the --output-dir of a finished run`);
+        process.exitCode = 2;
+        return;
+      }
+      for (const r of run.evaluations) {
+        const file = path.join(outputDir, r.evidenceDir, 'evidence.json');
+        if (!fs.existsSync(file)) continue;
+        const ev = JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence;
+        if (!ev.static) continue;
+        const j = judgeOffline(ev);
+        writeJsonAtomic(path.join(outputDir, r.evidenceDir, 'judgement.json'), j);
+        Object.assign(r, { status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
+        console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
+      }
+      writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
+    });
+
+  cli.help();
+  cli.version(COOKIE_VERSION);
+  try {
+    cli.parse(argv, { run: false });
+    if (!cli.matchedCommand && !cli.options.help && !cli.options.version) {
+      if (cli.args.length) {
+        console.error(`${pc.red('✗')} unknown command "${cli.args.join(' ')}". Fix: run \`cookie --help\``);
+        process.exitCode = 2;
+      } else cli.outputHelp();
+      return;
+    }
+    await cli.runMatchedCommand();
+  } catch (e) {
+    console.error(`${pc.red('✗')} ${(e as Error).message}`);
+    process.exitCode = 2;
+  }
+}

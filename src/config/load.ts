@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputError } from '../errors.js';
+import { zodToInputError } from '../util/zod-error.js';
+import { userConfigSchema, type ResolvedConfig, type UserConfig } from './schema.js';
+
+/** File names searched, in order, in the working directory when no `--config` is given. */
+export const CONFIG_FILES = ['cookie.config.ts', 'cookie.config.mts', 'cookie.config.js', 'cookie.config.mjs'];
+
+/** Per-field fixes shown in config errors. */
+const HINTS: Record<string, string> = {
+  concurrency: 'use a whole number from 1 to 64',
+  steps: 'use a whole number of steps from 1 to 200 (the paper uses 25)',
+  kind: 'use "offline"',
+  include: 'use a list of glob strings such as ["**/*.cookie.yaml"]',
+  reporters: 'use names such as ["console", "junit"] or ["junit", { outputFile: "junit.xml" }]',
+  width: 'use a width in px between 200 and 4000',
+  height: 'use a height in px between 200 and 4000',
+  outputDir: 'use a folder path string',
+};
+
+/**
+ * Validate a user config object and apply defaults.
+ * @param input the object `defineConfig` returned (or `{}`)
+ * @param file the file it came from, for error messages
+ * @throws InputError naming the file, the field and the fix
+ */
+export function resolveConfig(input: unknown, file = '(inline config)'): ResolvedConfig {
+  const parsed = userConfigSchema.safeParse(input ?? {});
+  if (!parsed.success) throw zodToInputError(file, parsed.error, HINTS);
+  return parsed.data;
+}
+
+/**
+ * Find and load the config: `explicit` if given, else the first of {@link CONFIG_FILES} in `cwd`.
+ * TypeScript configs are imported directly (the CLI runs under tsx).
+ * @returns the resolved config and the file it came from (null when defaults were used)
+ * @throws InputError when the file is missing, fails to import, or does not validate
+ */
+export async function loadConfig(cwd: string, explicit?: string): Promise<{ config: ResolvedConfig; file: string | null }> {
+  let file: string | null = null;
+  if (explicit) {
+    file = path.resolve(cwd, explicit);
+    if (!fs.existsSync(file)) throw new InputError(file, '(file)', 'config file not found', 'check the --config path');
+  } else {
+    file = CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => fs.existsSync(f)) ?? null;
+  }
+  if (!file) return { config: resolveConfig({}), file: null };
+  let mod: { default?: UserConfig };
+  try {
+    mod = await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+  } catch (e) {
+    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the syntax error; the file must `export default defineConfig({...})`');
+  }
+  if (mod.default === undefined) {
+    throw new InputError(file, 'default export', 'is missing', 'add `export default defineConfig({ ... })`');
+  }
+  return { config: resolveConfig(mod.default, file), file };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * The zod schema of `cookie.config.ts` (Vitest style: an all-optional user config resolved once into
+ * a complete `ResolvedConfig`). Every field has a default, so no config file is needed.
+ * Units: ms for timeouts, px for viewports, 0–100 for thresholds.
+ */
+
+const viewport = z.object({
+  width: z.number().int().min(200).max(4000),
+  height: z.number().int().min(200).max(4000),
+});
+
+const thresholds = z
+  .object({
+    functionality: z.number().min(0).max(100).optional(),
+    aesthetics: z.number().min(0).max(100).optional(),
+    total: z.number().min(0).max(100).optional(),
+  })
+  .strict();
+
+const reporterEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
+
+/** Per-stage time limits in ms. */
+const timeouts = z
+  .object({
+    /** Start serving the candidate. */
+    deploy: z.number().int().positive().default(30_000),
+    /** Navigation to the app (until `load`). Reference verifier: 15 s. */
+    navigation: z.number().int().positive().default(15_000),
+    /** Wait for the page to settle after load (network and DOM quiet). */
+    settle: z.number().int().positive().default(8_000),
+    /** Whole static-perception stage. */
+    perceive: z.number().int().positive().default(90_000),
+    /** One interaction step (action + effect capture). */
+    step: z.number().int().positive().default(15_000),
+    /** A page whose main thread does not answer within this is recorded as unresponsive. */
+    unresponsive: z.number().int().positive().default(5_000),
+    /** Whole interaction stage. */
+    interact: z.number().int().positive().default(300_000),
+    /** Judge stage. */
+    judge: z.number().int().positive().default(60_000),
+  })
+  .strict();
+
+/** Schema of the user config (all optional). */
+export const userConfigSchema = z
+  .object({
+    include: z.array(z.string()).default(['**/*.cookie.{yaml,yml}', '**/*.cookie.spec.ts']),
+    exclude: z.array(z.string()).default(['**/node_modules/**', '**/.git/**', '**/cookie-results/**']),
+    outputDir: z.string().default('cookie-results'),
+    viewports: z
+      .array(viewport)
+      .min(1)
+      .default([
+        { width: 375, height: 812 },
+        { width: 768, height: 1024 },
+        { width: 1280, height: 800 },
+      ]),
+    agent: z
+      .object({
+        kind: z.enum(['offline']).default('offline'),
+        /** Step budget (reference verifier: 25). */
+        steps: z.number().int().min(1).max(200).default(25),
+        /** Seed for every random choice, so runs are reproducible. */
+        seed: z.number().int().default(1),
+        /** How long a game key is held, ms (reference verifier: 500–1000). */
+        holdMs: z.number().int().min(50).max(5000).default(600),
+      })
+      .strict()
+      .prefault({}),
+    judge: z
+      .object({
+        kind: z.enum(['offline']).default('offline'),
+      })
+      .strict()
+      .prefault({}),
+    timeouts: timeouts.prefault({}),
+    concurrency: z.number().int().min(1).max(64).default(1),
+    thresholds: thresholds.default({}),
+    reporters: z.array(reporterEntry).default(['console']),
+    browser: z
+      .object({
+        executablePath: z.string().default(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium'),
+        args: z.array(z.string()).default([]),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+/** What a user may write in `cookie.config.ts` (every field optional). */
+export type UserConfig = z.input<typeof userConfigSchema>;
+/** The config after defaults are applied. */
+export type ResolvedConfig = z.output<typeof userConfigSchema>;
+/** One reporter entry: a name, or `[name, options]`. */
+export type ReporterEntry = z.output<typeof reporterEntry>;

@@ -1,0 +1,59 @@
+/**
+ * Cookie's error classes (Vitest style: small classes with string codes, `node/errors.ts`).
+ * Every user-facing error renders as one line naming the file, the field and the fix.
+ */
+
+/** Base class: `code` is stable and machine-readable; `message` is one line for humans. */
+export class CookieError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CookieError';
+  }
+}
+
+/**
+ * A spec or config file is malformed. Renders as `<file>: <field>: <problem>. Fix: <fix>`.
+ * @param file path of the offending file
+ * @param field dotted path of the offending field (`candidates.0.mode`), or `(file)` for the whole file
+ */
+export class InputError extends CookieError {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super('ERR_COOKIE_INPUT', `${file}: ${field}: ${problem}. Fix: ${fix}`);
+    this.name = 'InputError';
+  }
+}
+
+/** A stage exceeded its time limit (ms). */
+export class StageTimeoutError extends CookieError {
+  constructor(
+    readonly label: string,
+    readonly ms: number,
+  ) {
+    super('ERR_COOKIE_TIMEOUT', `${label} timed out after ${ms} ms`);
+    this.name = 'StageTimeoutError';
+  }
+}
+
+/** The candidate's artifact (file or folder) does not exist or cannot be served. */
+export class ArtifactError extends CookieError {
+  constructor(message: string) {
+    super('ERR_COOKIE_ARTIFACT', message);
+    this.name = 'ArtifactError';
+  }
+}
+
+/** The browser could not be found or started. */
+export class BrowserError extends CookieError {
+  constructor(message: string) {
+    super('ERR_COOKIE_BROWSER', message);
+    this.name = 'BrowserError';
+  }
+}

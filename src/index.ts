@@ -1,0 +1,28 @@
+/**
+ * Cookie's public API: `defineConfig` for cookie.config.ts, `defineSpec` for *.cookie.spec.ts, the
+ * programmatic runner and the public types. Everything else is internal.
+ */
+import type { UserConfig } from './config/schema.js';
+import type { SpecInput } from './types.js';
+
+export type * from './types.js';
+export type { ResolvedConfig, UserConfig } from './config/schema.js';
+export { runCookie, type RunOptions, type RunOutcome } from './runner/run.js';
+export { judgeOffline } from './judge/offline/judge.js';
+
+/**
+ * Type helper for `cookie.config.ts` (Vitest style: returns its input; validated with zod when loaded).
+ * @example export default defineConfig({ concurrency: 2, reporters: ['console', 'junit'] })
+ */
+export function defineConfig(config: UserConfig): UserConfig {
+  return config;
+}
+
+/**
+ * Type helper for `*.cookie.spec.ts`: the same shape as a YAML spec — `query` (inline) or `queries`
+ * (a Cookie-Bench JSONL path), and `candidates`. Validated with zod when loaded; relative paths resolve
+ * against the spec file's folder.
+ */
+export function defineSpec(spec: SpecInput): SpecInput {
+  return spec;
+}

@@ -1,0 +1,405 @@
+import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, ViewportCheck } from '../../types.js';
+import { rubricItem } from '../rubric.js';
+
+/**
+ * The offline judge's rubric checks: each decides one rubric item (METHOD.md §4) from measured evidence
+ * by a named method, or records it as not assessed with the reason. A check proposes defects with their
+ * deduction (0–8 scale, METHOD.md §9) and a cap group; `score.ts` applies caps and the adjustment rules.
+ */
+
+/** A defect proposed by a check, before caps: `points` on 0–8, `cap` groups deductions that share a ceiling. */
+export type DraftDefect = Omit<Defect, 'deduction'> & { points: number; cap?: string };
+
+/** What one check returns. */
+export interface CheckResult {
+  verdict: RubricVerdict;
+  defects: DraftDefect[];
+}
+
+/** Ceilings of capped deduction groups, 0–8 scale ("all buttons dead → about 3–4, not 1", METHOD.md §9). */
+export const CAPS: Record<string, number> = {
+  'dead-controls': 4,
+  'interaction-errors': 3,
+  'load-errors': 2,
+  placeholders: 2,
+  images: 1.5,
+  'text-problems': 2,
+};
+
+function verdict(id: string, v: RubricVerdict['verdict'], method: string, reason: string): RubricVerdict {
+  const item = rubricItem(id);
+  return { id, name: item.name, dimension: item.dimension, verdict: v, method, reason };
+}
+
+/** Facts derived once from the evidence and shared by the checks. */
+export interface Facts {
+  ev: Evidence;
+  rendered: boolean;
+  blank: boolean;
+  unresponsiveAtLoad: boolean;
+  entryFailed: boolean;
+  vpDefault: ViewportCheck | undefined;
+  blockedScripts: boolean;
+  steps: TraceStep[];
+}
+
+/** Derive {@link Facts}. */
+export function facts(ev: Evidence): Facts {
+  const st = ev.static;
+  const vpDefault = st?.viewports.find((v) => v.width === 1280) ?? st?.viewports[st.viewports.length - 1];
+  const entryFailed = !!st?.problems.some((p) => /entry document answered HTTP/.test(p));
+  const unresponsiveAtLoad = !!st?.unresponsive;
+  const blank = !!vpDefault?.blank.isBlank || (!!st?.inventory && st.inventory.visibleTextLength === 0 && st.inventory.canvases.length === 0 && st.inventory.images.length === 0 && st.inventory.svgCount === 0);
+  return {
+    ev,
+    rendered: !!st && !unresponsiveAtLoad && !entryFailed && !blank && !!vpDefault,
+    blank,
+    unresponsiveAtLoad,
+    entryFailed,
+    vpDefault,
+    blockedScripts: ev.failedRequests.some((r) => r.blocked && (r.resourceType === 'script' || r.resourceType === 'stylesheet')),
+    steps: ev.interaction?.steps ?? [],
+  };
+}
+
+/**
+ * Whose fault an error is: `environment` when the harness caused it (blocked network, favicon) or when it
+ * is a "X is not defined" after Cookie blocked a script the page loads from outside localhost (PITFALLS.md:
+ * an offline CDN library failing is not the model's fault).
+ */
+export function isEnvironmentError(e: ConsoleEntry, f: Facts): boolean {
+  if (e.origin === 'environment') return true;
+  if (f.blockedScripts && /ReferenceError: .* is not defined|is not a constructor|Cannot read properties of undefined/.test(e.text)) return true;
+  return false;
+}
+
+/** Normalise an error message for de-duplication (numbers and URLs vary between repeats). */
+export function errorKey(text: string): string {
+  return text.replace(/https?:\/\/\S+/g, 'URL').replace(/\d+/g, 'N').slice(0, 160);
+}
+
+// ───────────────────────────── static checks ─────────────────────────────
+
+/** Item 1, code renders: blank-screen test + load + main-thread responsiveness. */
+export function codeRenders(f: Facts): CheckResult {
+  const method = 'blank-screen test on the 1280-px screenshot (variance < 100, or < 10 colours and brightness > 240) + load + responsiveness probe';
+  if (!f.ev.static) return { verdict: verdict('1', 'not-assessed', method, 'static perception did not run'), defects: [] };
+  if (f.unresponsiveAtLoad) {
+    return {
+      verdict: verdict('1', 'fail', method, 'the main thread stopped answering during load'),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page hangs on load', detail: 'The main thread stopped answering while the page loaded (an endless loop); nothing can be used.', rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+    };
+  }
+  if (f.entryFailed) {
+    return {
+      verdict: verdict('1', 'fail', method, 'the entry document did not load'),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Entry page does not load', detail: f.ev.static.problems.join('; '), rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+    };
+  }
+  if (f.blank) {
+    const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
+    const cause = errs.length ? ` First error: ${errs[0]!.text}` : '';
+    return {
+      verdict: verdict('1', 'fail', method, `blank screen (variance ${f.vpDefault?.blank.variance}, ${f.vpDefault?.blank.colours} colours)`),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: `Nothing renders at 1280 px.${cause}`, rubricItem: '1', points: 8, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, viewport: 1280, excerpt: errs[0]?.text } }],
+    };
+  }
+  return { verdict: verdict('1', 'pass', method, 'the page loads, answers and shows content'), defects: [] };
+}
+
+/** Item 2, intent alignment: only the page type is decidable offline (a dynamic brief needs something to operate). */
+export function intentAlignment(f: Facts): CheckResult {
+  const method = 'page-type check: a dynamic query needs controls, key listeners or a canvas';
+  const inv = f.ev.static?.inventory;
+  if (!f.rendered || !inv) return { verdict: verdict('2', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const interactive = inv.interactive.length + inv.canvases.length + (inv.listenedEvents.some((e) => /^key/.test(e)) ? 1 : 0);
+  if (f.ev.task.query.kind === 'dynamic' && interactive === 0) {
+    return {
+      verdict: verdict('2', 'fail', method, 'a dynamic page was asked for; the page has no control, canvas or key handler'),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Nothing to interact with', detail: 'The brief asks for a dynamic page but the page offers no control, canvas or keyboard handling: the core loop is missing.', rubricItem: '2', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
+    };
+  }
+  return { verdict: verdict('2', 'not-assessed', method, `page type plausible (${inv.interactive.length} controls, ${inv.canvases.length} canvases); whether the content matches the brief needs a model-backed judge`), defects: [] };
+}
+
+/** Item 2a, language consistency: franc + script share of the visible text vs the query's language. */
+export function languageConsistency(f: Facts): CheckResult {
+  const lang = f.ev.static?.language;
+  const method = lang?.method ?? 'franc trigram identification + script share';
+  if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? 'too little visible text to tell' : 'no visible text captured'), defects: [] };
+  if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected}`), defects: [] };
+  const points = lang.expected === 'en' ? 4 : 2;
+  return {
+    verdict: verdict('2a', 'fail', method, `query is in ${lang.expected}, page text reads as ${lang.detected}`),
+    defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page language does not match the query', detail: `The query is in "${lang.expected}" but the visible text reads as "${lang.detected}" (${Math.round(lang.expectedScriptShare * 100)}% in the expected script).`, rubricItem: '2a', points, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, excerpt: f.ev.static?.inventory?.textSample.slice(0, 120) } }],
+  };
+}
+
+/** Item 4, data display: garbled text, clipped text and overlapping text elements found in the DOM. */
+export function dataDisplay(f: Facts): CheckResult {
+  const method = 'DOM text scan: replacement characters/mojibake/"undefined"/"NaN"/raw templates; clipped leaf text; overlapping text boxes';
+  const inv = f.ev.static?.inventory;
+  if (!f.rendered || !inv) return { verdict: verdict('4', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const defects: DraftDefect[] = [];
+  const garbled = inv.textProblems.filter((t) => t.kind === 'garbled');
+  const overlap = inv.textProblems.filter((t) => t.kind === 'overlap');
+  const clipped = inv.textProblems.filter((t) => t.kind === 'clipped');
+  if (garbled.length) defects.push({ severity: 'major', dimension: 'functionality', title: 'Unreadable or garbled data', detail: `${garbled.length} text element(s) show broken values, e.g. "${garbled[0]!.text}" at ${garbled[0]!.selector}.`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: garbled[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  if (overlap.length) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Overlapping text', detail: `${overlap.length} pair(s) of text elements overlap, e.g. ${overlap[0]!.selector} ("${overlap[0]!.text}").`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: overlap[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  if (clipped.length) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Clipped text', detail: `${clipped.length} text element(s) are cut off without an ellipsis, e.g. "${clipped[0]!.text}".`, rubricItem: '4', points: 0.5, cap: 'text-problems', phase: 'static', evidence: { excerpt: clipped[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  return { verdict: verdict('4', defects.length ? 'fail' : 'pass', method, defects.length ? defects.map((d) => d.title).join('; ') : 'no garbled, clipped or overlapping text found'), defects };
+}
+
+/** Item 5, no console errors: app-caused console errors and uncaught exceptions during load. */
+export function consoleErrors(f: Facts): CheckResult {
+  const method = 'console errors and uncaught exceptions during load, harness-caused ones (blocked network, favicon) excluded';
+  if (!f.ev.static) return { verdict: verdict('5', 'not-assessed', method, 'static perception did not run'), defects: [] };
+  const load = [...f.ev.pageErrors, ...f.ev.consoleErrors].filter((e) => e.step === undefined);
+  const app = load.filter((e) => !isEnvironmentError(e, f));
+  const env = load.length - app.length;
+  const distinct = [...new Map(app.map((e) => [errorKey(e.text), e])).values()];
+  if (!distinct.length) return { verdict: verdict('5', 'pass', method, env ? `no app errors (${env} caused by the offline environment, not counted)` : 'no errors'), defects: [] };
+  // a blank page already carries the critical defect; its errors are the cause, not a second penalty
+  const points = f.blank ? 0 : 1;
+  const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
+    severity: i === 0 ? 'major' : 'minor',
+    dimension: 'functionality',
+    title: i === 0 ? 'Runtime error on load' : 'Further runtime error on load',
+    detail: `${e.text}${e.location ? ` (${e.location})` : ''}`,
+    rubricItem: '5',
+    points: i === 0 ? points : points / 2,
+    cap: 'load-errors',
+    phase: 'static',
+    evidence: { excerpt: e.text.slice(0, 200) },
+  }));
+  return { verdict: verdict('5', 'fail', method, `${distinct.length} distinct app error(s); first: ${distinct[0]!.text.slice(0, 120)}`), defects };
+}
+
+/** Item 6, responsive adaptation: horizontal overflow and blank screens at each viewport. */
+export function responsive(f: Facts): CheckResult {
+  const method = 'document scrollWidth vs viewport width and the blank test at each viewport (375/768/1280 px)';
+  const vps = f.ev.static?.viewports ?? [];
+  if (!f.rendered || !vps.length) return { verdict: verdict('6', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const defects: DraftDefect[] = [];
+  for (const v of vps) {
+    if (v.blank.isBlank && v.width !== f.vpDefault?.width) {
+      defects.push({ severity: 'critical', dimension: 'aesthetics', title: `Nothing shows at ${v.width} px`, detail: `The page renders at ${f.vpDefault?.width} px but is blank at ${v.width} px.`, rubricItem: '6', points: 2, phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
+    } else if (v.overflowPx > 8) {
+      const big = v.overflowPx > v.width * 0.15;
+      defects.push({
+        severity: big ? 'critical' : 'major',
+        dimension: 'aesthetics',
+        title: `Horizontal overflow at ${v.width} px`,
+        detail: `The page is ${v.overflowPx} px wider than a ${v.width}-px screen${v.overflowingElements[0] ? `; ${v.overflowingElements[0].selector} ends at ${v.overflowingElements[0].right} px` : ''}.`,
+        rubricItem: '6',
+        points: big ? 2 : 1,
+        cap: 'responsive',
+        phase: 'static',
+        evidence: { screenshot: v.screenshot, viewport: v.width },
+      });
+    }
+  }
+  // one responsive failure is one defect: keep the worst
+  defects.sort((a, b) => b.points - a.points);
+  const kept = defects.slice(0, 1);
+  return { verdict: verdict('6', kept.length ? 'fail' : 'pass', method, kept.length ? defects.map((d) => d.title).join('; ') : `no overflow at ${vps.map((v) => v.width).join('/')} px`), defects: kept };
+}
+
+/** Item 7, layout rationality: content share of the default screenshot (an almost empty screen is wasted space). */
+export function layout(f: Facts): CheckResult {
+  const method = 'share of the 1280-px screenshot that differs from its background colour';
+  if (!f.rendered || !f.vpDefault) return { verdict: verdict('7', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const share = f.vpDefault.contentShare;
+  if (share < 0.03) {
+    return {
+      verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content`),
+      defects: [{ severity: 'major', dimension: 'aesthetics', title: 'Mostly empty screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background: the layout wastes the space.`, rubricItem: '7', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
+    };
+  }
+  return { verdict: verdict('7', 'pass', method, `${(share * 100).toFixed(0)}% of the first screen carries content; hierarchy and module separation need a model-backed judge`), defects: [] };
+}
+
+/** Item 8, interface regularity: not decidable from this evidence yet. */
+export function regularity(): CheckResult {
+  return { verdict: verdict('8', 'not-assessed', 'edge alignment and spacing-scale analysis', 'alignment of element edges is not measured by this version of the offline judge'), defects: [] };
+}
+
+/** Item 9, colour harmony and contrast: axe-core color-contrast results. */
+export function colour(f: Facts): CheckResult {
+  const method = 'axe-core color-contrast rule (WCAG 2.x AA)';
+  const axe = f.ev.static?.axe;
+  if (!f.rendered || !axe) return { verdict: verdict('9', 'not-assessed', method, axe ? 'the page did not render' : 'axe-core did not run'), defects: [] };
+  const c = axe.find((a) => a.id === 'color-contrast');
+  if (c && c.nodes >= 3) {
+    return {
+      verdict: verdict('9', 'fail', method, `${c.nodes} elements with insufficient contrast`),
+      defects: [{ severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
+    };
+  }
+  return { verdict: verdict('9', 'pass', method, c ? `${c.nodes} low-contrast element(s), below the 3 that count` : 'no contrast violations'), defects: [] };
+}
+
+/** Item 12, transition effects: CSS transitions/animations on the page's elements. */
+export function transitions(f: Facts): CheckResult {
+  const method = 'computed transition-duration / animation-name over visible elements';
+  const inv = f.ev.static?.inventory;
+  if (!f.rendered || !inv) return { verdict: verdict('12', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const n = inv.style.transitionElements + inv.style.animatedElements;
+  const controls = inv.interactive.filter((e) => e.role === 'button' || e.role === 'tab' || e.role === 'link' || e.role === 'clickable').length;
+  if (controls < 3 || inv.canvases.some((c) => c.areaShare > 0.5)) return { verdict: verdict('12', 'not-assessed', method, 'too few DOM controls for transitions to matter'), defects: [] };
+  if (n === 0) {
+    return {
+      verdict: verdict('12', 'fail', method, `${controls} controls, none with a transition or animation`),
+      defects: [{ severity: 'minor', dimension: 'aesthetics', title: 'Hard state switches', detail: `None of the ${controls} controls uses a CSS transition or animation: hover, expand and menu changes switch abruptly.`, rubricItem: '12', points: 0.5, phase: 'static', evidence: {} }],
+    };
+  }
+  return { verdict: verdict('12', 'pass', method, `${n} elements with transitions or animations`), defects: [] };
+}
+
+/** Item 15, image asset quality: images that failed to load or are distorted (blocked external images exempt). */
+export function images(f: Facts): CheckResult {
+  const method = 'img complete/naturalWidth and rendered vs natural aspect ratio; images blocked by the offline fence are exempt';
+  const inv = f.ev.static?.inventory;
+  if (!f.rendered || !inv) return { verdict: verdict('15', 'not-assessed', method, 'the page did not render'), defects: [] };
+  if (!inv.images.length) return { verdict: verdict('15', 'not-assessed', method, 'no images'), defects: [] };
+  const blocked = new Set(f.ev.failedRequests.filter((r) => r.blocked).map((r) => r.url));
+  const external = (src: string) => blocked.has(src) || (!!src && !src.startsWith(new URL(f.ev.deploy?.url ?? 'http://127.0.0.1').origin) && /^https?:/.test(src));
+  const broken = inv.images.filter((i) => !i.loaded && i.src && !external(i.src));
+  const exempt = inv.images.filter((i) => !i.loaded && external(i.src)).length;
+  const distorted = inv.images.filter((i) => i.loaded && (i.distortion < 0.8 || i.distortion > 1.25) && i.width > 40);
+  const defects: DraftDefect[] = [];
+  for (const img of broken.slice(0, 3)) {
+    const hero = img.areaShare >= 0.15;
+    defects.push({ severity: hero ? 'major' : 'minor', dimension: 'aesthetics', title: hero ? 'Broken hero image' : 'Broken image', detail: `Image ${img.src || '(no src)'} did not load.`, rubricItem: '15', points: hero ? 1 : 0.5, cap: 'images', phase: 'static', evidence: { excerpt: img.src, screenshot: f.vpDefault?.screenshot } });
+  }
+  if (distorted.length) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Distorted image', detail: `${distorted.length} image(s) are stretched (aspect ratio off by ${Math.round(Math.abs(1 - distorted[0]!.distortion) * 100)}%).`, rubricItem: '15', points: 0.5, cap: 'images', phase: 'static', evidence: { excerpt: distorted[0]!.src } });
+  const reason = defects.length ? defects.map((d) => d.title).join('; ') : `${inv.images.length} image(s) load and fit${exempt ? `; ${exempt} external image(s) blocked offline, exempt` : ''}`;
+  return { verdict: verdict('15', defects.length ? 'fail' : exempt === inv.images.length ? 'exempt' : 'pass', method, reason), defects };
+}
+
+/** Item 16, audio and video behaviour: media elements whose sources fail. */
+export function media(f: Facts): CheckResult {
+  const method = 'media requests that failed (blocked external media exempt)';
+  const inv = f.ev.static?.inventory;
+  if (!inv || inv.videoCount + inv.audioCount === 0) return { verdict: verdict('16', 'not-assessed', method, 'no <audio> or <video> elements'), defects: [] };
+  const failed = f.ev.failedRequests.filter((r) => r.resourceType === 'media' && !r.blocked);
+  if (failed.length) {
+    return {
+      verdict: verdict('16', 'fail', method, `${failed.length} media source(s) failed`),
+      defects: [{ severity: 'major', dimension: 'functionality', title: 'Media does not load', detail: `Media source ${failed[0]!.url} failed (${failed[0]!.status ?? failed[0]!.errorText}).`, rubricItem: '16', points: 1, phase: 'static', evidence: { excerpt: failed[0]!.url } }],
+    };
+  }
+  return { verdict: verdict('16', 'pass', method, 'media sources load'), defects: [] };
+}
+
+/** Item 11, animation smoothness: frame timing is not measured by this version. */
+export function smoothness(): CheckResult {
+  return { verdict: verdict('11', 'not-assessed', 'frame timing while interacting', 'frame timing is not measured by this version of the offline judge'), defects: [] };
+}
+
+/** Item 10, design refinement: decided by the styling-signal baseline (see baseline.ts); verdict only. */
+export function refinementVerdict(tier: number, signals: string): RubricVerdict {
+  return verdict('10', tier >= 5 ? 'pass' : 'fail', 'styling signals: custom font, backgrounds, radii, shadows, gradients, transitions; canvas colour richness', `${signals} → aesthetics baseline ${tier}`);
+}
+
+// ───────────────────────────── interaction checks ─────────────────────────────
+
+function label(s: TraceStep): string {
+  const t = s.action.target;
+  if (t) return `${t.role} "${t.name || t.tag}"`;
+  if (s.action.key) return `key ${s.action.key}`;
+  return s.action.kind;
+}
+
+/**
+ * Items 3, 3a, 13, 14 from the interaction trace: hangs (crash, −4), errors thrown by an action (major),
+ * controls with no visible effect after two tries (dead: button major, other minor; capped at 4),
+ * alert-only handlers (placeholders), game keys that never change the screen. Untested controls are never
+ * defects; an action the agent could not perform is the agent's problem, not the app's.
+ */
+export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): CheckResult[] {
+  const tr = f.ev.interaction;
+  const m3 = 'interaction trace: hangs, errors thrown by actions, controls without effect after two tries';
+  const m13 = 'share of actions with a visible effect (pixels beyond the page\'s own animation, DOM mutations, scroll, dialog, navigation)';
+  const m14 = 'alert-only handlers, popups and navigation off the app during interaction';
+  if (!tr || !f.rendered) {
+    const why = !tr ? 'no interaction evidence' : 'the page did not render';
+    return [
+      { verdict: verdict('3', 'not-assessed', m3, why), defects: [] },
+      { verdict: verdict('3a', 'not-assessed', 'tally of exercised controls', why), defects: [] },
+      { verdict: verdict('13', 'not-assessed', m13, why), defects: [] },
+      { verdict: verdict('14', 'not-assessed', m14, why), defects: [] },
+    ];
+  }
+  const steps = tr.steps;
+  const d3: DraftDefect[] = [];
+  const d13: DraftDefect[] = [];
+  const d14: DraftDefect[] = [];
+
+  const hang = steps.find((s) => s.outcome === 'unresponsive');
+  if (hang) {
+    d3.push({ severity: 'critical', dimension: 'functionality', title: 'Page freezes', detail: `After ${label(hang)} the main thread stopped answering; the app is unusable from then on.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: hang.index, screenshot: hang.screenshotBefore ?? undefined } });
+  }
+
+  // errors thrown during steps (no double penalty: an error already counted at load is not counted again)
+  const thrownBy = new Map<string, TraceStep>();
+  for (const s of steps) {
+    for (const e of [...s.pageErrors, ...s.consoleErrors]) {
+      if (isEnvironmentError(e, f)) continue;
+      const k = errorKey(e.text);
+      if (staticErrorKeys.has(k) || thrownBy.has(k)) continue;
+      thrownBy.set(k, s);
+      d3.push({ severity: 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}`, rubricItem: '3', points: 1, cap: 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
+    }
+  }
+  const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
+
+  // dead controls: every try (≥ 2) performed, none with a visible effect
+  const byTarget = new Map<string, TraceStep[]>();
+  for (const s of steps) {
+    if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
+    const k = s.action.target.signature;
+    byTarget.set(k, [...(byTarget.get(k) ?? []), s]);
+  }
+  let working = 0;
+  let dead = 0;
+  for (const [sig, tries] of byTarget) {
+    if (tries.some((t) => t.effect!.screenChanged)) {
+      working++;
+      continue;
+    }
+    if (tries.length < 2 || erroredTargets.has(sig)) continue; // one try is not proof; an error is already counted
+    dead++;
+    const t = tries[0]!.action.target!;
+    const primary = t.role === 'button' || t.tag === 'button';
+    d13.push({ severity: primary ? 'major' : 'minor', dimension: 'functionality', title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`, detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).`, rubricItem: '13', points: primary ? 1 : 0.5, cap: 'dead-controls', phase: 'interaction', evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined } });
+  }
+
+  // game keys that never change a still screen
+  if (tr.gameLike) {
+    const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
+    const still = (f.ev.static?.animatedShare ?? 0) < 0.005;
+    if (keys.length >= 4 && still && keys.every((s) => !s.effect!.screenChanged)) {
+      d13.push({ severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
+    }
+  }
+
+  // placeholder handlers: the only effect of a control is an alert
+  const alertOnly = steps.filter((s) => s.dialogs.some((d) => d.type === 'alert') && s.effect && s.effect.domMutations === 0 && s.action.target);
+  if (alertOnly.length >= 2) {
+    d14.push({ severity: 'major', dimension: 'functionality', title: 'Placeholder handlers', detail: `${alertOnly.length} controls only pop up an alert ("${alertOnly[0]!.dialogs[0]!.message.slice(0, 80)}") and change nothing.`, rubricItem: '14', points: 1, cap: 'placeholders', phase: 'interaction', evidence: { step: alertOnly[0]!.index } });
+  }
+  const offApp = steps.filter((s) => s.navigations.some((n) => n.offApp));
+  if (offApp.length) {
+    d14.push({ severity: 'minor', dimension: 'functionality', title: 'Control leaves the app', detail: `${label(offApp[0]!)} opened ${offApp[0]!.navigations.find((n) => n.offApp)!.url} outside the app.`, rubricItem: '14', points: 0.5, phase: 'interaction', evidence: { step: offApp[0]!.index } });
+  }
+
+  const acted = steps.filter((s) => s.outcome === 'ok' && s.effect);
+  const withEffect = acted.filter((s) => s.effect!.screenChanged).length;
+  return [
+    { verdict: verdict('3', d3.length ? 'fail' : 'not-assessed', m3, d3.length ? d3.map((d) => d.title).join('; ') : `no broken behaviour in ${acted.length} actions; correctness against the brief needs a model-backed judge`), defects: d3 },
+    { verdict: verdict('3a', dead || d3.length ? 'fail' : 'pass', 'tally of exercised controls', `${working} control(s) responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)`), defects: [] },
+    { verdict: verdict('13', d13.length ? 'fail' : acted.length ? 'pass' : 'not-assessed', m13, `${withEffect}/${acted.length} actions had a visible effect`), defects: d13 },
+    { verdict: verdict('14', d14.length ? 'fail' : hang ? 'fail' : acted.length ? 'pass' : 'not-assessed', m14, d14.length ? d14.map((d) => d.title).join('; ') : hang ? 'the page froze' : 'no placeholder handlers or off-app navigation'), defects: d14 },
+  ];
+}

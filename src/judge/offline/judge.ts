@@ -1,0 +1,144 @@
+import type { Defect, Evidence, Judgement, RubricVerdict, Scores8 } from '../../types.js';
+import { RUBRIC, to100 } from '../rubric.js';
+import { aestheticsBaseline } from './baseline.js';
+import {
+  CAPS,
+  codeRenders,
+  colour,
+  consoleErrors,
+  dataDisplay,
+  errorKey,
+  facts,
+  images,
+  intentAlignment,
+  interactionChecks,
+  isEnvironmentError,
+  languageConsistency,
+  layout,
+  media,
+  refinementVerdict,
+  regularity,
+  responsive,
+  smoothness,
+  transitions,
+  type CheckResult,
+  type DraftDefect,
+} from './checks.js';
+
+/** Name of this judge in results. */
+export const OFFLINE_JUDGE = 'offline-rubric';
+
+/**
+ * Apply cap groups and turn draft defects into defects with their actual deduction (0–8 scale).
+ * Within a cap group, deductions are taken in order (most severe first) until the ceiling is reached;
+ * defects past it stay listed with deduction 0.
+ */
+export function applyCaps(drafts: DraftDefect[]): Defect[] {
+  const used = new Map<string, number>();
+  const order = { critical: 0, major: 1, minor: 2 } as const;
+  const sorted = [...drafts].sort((a, b) => order[a.severity] - order[b.severity] || b.points - a.points);
+  return sorted.map(({ points, cap, ...d }) => {
+    let deduction = points;
+    if (cap && CAPS[cap] !== undefined) {
+      const u = used.get(cap) ?? 0;
+      deduction = Math.max(0, Math.min(points, CAPS[cap]! - u));
+      used.set(cap, u + deduction);
+    }
+    return { ...d, deduction };
+  });
+}
+
+function sum(defects: Defect[], dim: Defect['dimension'], phase?: Defect['phase']): number {
+  return defects.filter((d) => d.dimension === dim && (!phase || d.phase === phase)).reduce((s, d) => s + d.deduction, 0);
+}
+
+const clamp = (x: number) => Math.max(0, Math.min(8, Math.round(x * 100) / 100));
+
+/**
+ * The offline rubric judge (Stage 1 provisional scores + Stage 3 dynamic scoring, paper §4.1; METHOD.md
+ * §2.4, §4, §9). Reads only finished evidence — never a browser — so it can be re-run on stored evidence.
+ *
+ * Static (provisional) scores, 0–8: functionality starts at 8 (completeness against the brief cannot be
+ * verified offline, so only measured defects lower it); aesthetics starts at the styling baseline 0/1/3/5
+ * plus up to +3 bonus. Static defects are deducted (critical ≥ 2, major 1, minor 0.5; crash or blank
+ * forces functionality ≤ 0.5 and aesthetics 0).
+ * Dynamic adjustment: interaction defects are deducted from the static scores with the rules no double
+ * penalty (an error counted at load is not counted again; a control that threw is not also "dead"),
+ * untested ≠ broken (only exercised controls can be defects), a control is dead only after two tries,
+ * final functionality = min(static, adjusted), and a rendered page keeps ≥ 1.0 on both dimensions.
+ */
+export function judgeOffline(ev: Evidence): Judgement {
+  const f = facts(ev);
+  const reasons: string[] = [];
+  const staticChecks: CheckResult[] = [
+    codeRenders(f),
+    intentAlignment(f),
+    languageConsistency(f),
+    dataDisplay(f),
+    consoleErrors(f),
+    responsive(f),
+    layout(f),
+    regularity(),
+    colour(f),
+    smoothness(),
+    transitions(f),
+    images(f),
+    media(f),
+  ];
+  const staticErrorKeys = new Set(
+    [...ev.pageErrors, ...ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f)).map((e) => errorKey(e.text)),
+  );
+  const dynamicChecks = interactionChecks(f, staticErrorKeys);
+
+  const base = ev.static ? aestheticsBaseline(ev.static) : { tier: 0, bonus: 0, signals: 'no static perception', bonuses: [] };
+  const defects = applyCaps([...staticChecks, ...dynamicChecks].flatMap((c) => c.defects));
+
+  // ── Stage 1: provisional static scores ──
+  let staticF: number;
+  let staticA: number;
+  if (!f.rendered) {
+    staticF = f.blank && !f.unresponsiveAtLoad && !f.entryFailed ? 0.5 : 0;
+    staticA = 0;
+    reasons.push(`Does not render (${defects[0]?.title ?? 'no evidence'}): functionality ${staticF}, aesthetics 0 (blank-screen rule).`);
+  } else {
+    const fd = sum(defects, 'functionality', 'static');
+    const ad = sum(defects, 'aesthetics', 'static');
+    staticF = clamp(8 - fd);
+    staticA = clamp(base.tier + base.bonus - ad);
+    reasons.push(`Functionality baseline 8 (renders; completeness vs the brief not verifiable offline) − ${fd} static deductions = ${staticF}.`);
+    reasons.push(`Aesthetics baseline ${base.tier} (${base.signals})${base.bonus ? ` + ${base.bonus} bonus (${base.bonuses.join(', ')})` : ''} − ${ad} static deductions = ${staticA}.`);
+  }
+
+  // ── Stage 3: adjustment by interaction evidence ──
+  let finalF = staticF;
+  let finalA = staticA;
+  if (f.rendered) {
+    const fdi = sum(defects, 'functionality', 'interaction');
+    const adi = sum(defects, 'aesthetics', 'interaction');
+    finalF = Math.min(staticF, clamp(staticF - fdi));
+    finalA = clamp(staticA - adi);
+    finalF = Math.max(1, finalF);
+    finalA = Math.max(1, finalA);
+    if (fdi || adi) reasons.push(`Interaction: −${fdi} functionality, −${adi} aesthetics from defects seen while using the app.`);
+    else if (ev.interaction) reasons.push(`Interaction: ${ev.interaction.steps.length} steps found no new defect; static scores stand (interaction can only lower functionality).`);
+    if (ev.interaction?.untested.length) reasons.push(`${ev.interaction.untested.length} control(s) untested: not counted as broken.`);
+  }
+
+  const byId = new Map<string, RubricVerdict>();
+  for (const c of [...staticChecks, ...dynamicChecks]) byId.set(c.verdict.id, c.verdict);
+  byId.set('10', refinementVerdict(f.rendered ? base.tier : 0, base.signals));
+  const rubric = RUBRIC.map((item) => byId.get(item.id)!).filter(Boolean);
+
+  const final8: Scores8 = { functionality: clamp(finalF), aesthetics: clamp(finalA) };
+  const F = to100(final8.functionality);
+  const A = to100(final8.aesthetics);
+  return {
+    judge: OFFLINE_JUDGE,
+    static8: { functionality: clamp(staticF), aesthetics: clamp(staticA) },
+    final8,
+    scores: { functionality: F, aesthetics: A, total: Math.round(((F + A) / 2) * 10) / 10 },
+    defects,
+    rubric,
+    reasons,
+  };
+}

@@ -1,0 +1,108 @@
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+import type { BlankCheck } from '../types.js';
+
+/** A decoded RGBA image. */
+export interface Rgba {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+/** Decode a PNG buffer (pngjs). @throws Error on a corrupt PNG */
+export function decodePng(buf: Buffer): Rgba {
+  const png = PNG.sync.read(buf);
+  return { width: png.width, height: png.height, data: png.data };
+}
+
+/**
+ * Pixel statistics of a screenshot: luminance variance (0–255² scale), number of distinct colours
+ * (exact RGB, counted up to 10,000) and mean brightness (0–255).
+ */
+export function imageStats(img: Rgba): { variance: number; colours: number; meanBrightness: number } {
+  const { data } = img;
+  const n = data.length / 4;
+  const step = Math.max(1, Math.floor(n / 250_000)); // sample large images
+  let sum = 0;
+  let sumSq = 0;
+  let count = 0;
+  const colours = new Set<number>();
+  for (let i = 0; i < n; i += step) {
+    const o = i * 4;
+    const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+    const y = 0.299 * r + 0.587 * g + 0.114 * b;
+    sum += y;
+    sumSq += y * y;
+    count++;
+    if (colours.size < 10_000) colours.add((r << 16) | (g << 8) | b);
+  }
+  const mean = sum / count;
+  return { variance: sumSq / count - mean * mean, colours: colours.size, meanBrightness: mean };
+}
+
+/**
+ * Share (0–1) of pixels that differ from the dominant colour (colours quantised to 4 bits a channel):
+ * how much of the screen carries content rather than background.
+ */
+export function contentShare(img: Rgba): number {
+  const { data } = img;
+  const n = data.length / 4;
+  const step = Math.max(1, Math.floor(n / 250_000));
+  const hist = new Map<number, number>();
+  let count = 0;
+  for (let i = 0; i < n; i += step) {
+    const o = i * 4;
+    const k = ((data[o]! >> 4) << 8) | ((data[o + 1]! >> 4) << 4) | (data[o + 2]! >> 4);
+    hist.set(k, (hist.get(k) ?? 0) + 1);
+    count++;
+  }
+  const top = Math.max(0, ...hist.values());
+  return Math.round((1 - top / count) * 1000) / 1000;
+}
+
+/**
+ * Blank-screen test of the reference verifier (METHOD.md §9): variance < 100, or < 10 colours with mean
+ * brightness > 240. `hasContent` (visible text, canvas, image or svg in the DOM) vetoes a blank verdict
+ * only when the pixels are not uniform (a canvas that draws nothing is still blank).
+ */
+export function blankCheck(img: Rgba, hasContent: boolean): BlankCheck {
+  const s = imageStats(img);
+  const pixelBlank = s.variance < 100 || (s.colours < 10 && s.meanBrightness > 240);
+  const uniform = s.colours <= 2;
+  return {
+    isBlank: pixelBlank && (uniform || !hasContent),
+    variance: Math.round(s.variance * 10) / 10,
+    colours: s.colours,
+    meanBrightness: Math.round(s.meanBrightness * 10) / 10,
+  };
+}
+
+function crop(img: Rgba, box: { x: number; y: number; width: number; height: number }): Rgba | null {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(img.width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(img.height, Math.ceil(box.y + box.height));
+  if (x1 - x0 < 1 || y1 - y0 < 1) return null;
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const out = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++) img.data.copy(out, y * w * 4, ((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x1) * 4);
+  return { width: w, height: h, data: out };
+}
+
+/**
+ * Share (0–1) of pixels that differ between two screenshots (pixelmatch, threshold 0.1, anti-aliasing
+ * ignored), optionally inside `box` (CSS px = device px at scale 1). Different sizes count as 1.
+ */
+export function diffRatio(a: Rgba, b: Rgba, box?: { x: number; y: number; width: number; height: number }): number {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let A: Rgba | null = a;
+  let B: Rgba | null = b;
+  if (box) {
+    A = crop(a, box);
+    B = crop(b, box);
+    if (!A || !B) return 0;
+  }
+  const changed = pixelmatch(A.data, B.data, null, A.width, A.height, { threshold: 0.1 });
+  return changed / (A.width * A.height);
+}

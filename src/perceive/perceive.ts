@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright';
+import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
+import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
+import { attempt, sleep, timebox } from '../util/timebox.js';
+import { blankCheck, contentShare, decodePng, diffRatio } from './image.js';
+import { checkLanguage } from './language.js';
+
+const require = createRequire(import.meta.url);
+let axeSource: string | null = null;
+
+/** Options of {@link perceive}. Times in ms, sizes in px. */
+export interface PerceiveOptions {
+  url: string;
+  evidenceDir: string;
+  /** Viewports to check; the last is restored afterwards and is the default one. */
+  viewports: { width: number; height: number }[];
+  defaultViewport: { width: number; height: number };
+  expectedLanguage: string;
+  timeouts: { navigation: number; settle: number; unresponsive: number };
+}
+
+/** Full-page screenshots are cropped to this height, px (reference verifier: 8,000). */
+export const FULL_PAGE_MAX_HEIGHT = 8000;
+
+async function shoot(page: Page, file: string, evidenceDir: string, fullPage = false, clipHeight?: number): Promise<Buffer> {
+  const opts = fullPage && clipHeight ? { fullPage, clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: clipHeight } } : { fullPage };
+  const buf = await timebox(page.screenshot({ ...opts, animations: 'allow', caret: 'initial', timeout: 15_000 }), 20_000, `screenshot ${file}`);
+  fs.writeFileSync(path.join(evidenceDir, file), buf);
+  return buf;
+}
+
+/** Wait until the DOM has been quiet for 500 ms (or the limit passes). @returns true when quiet */
+async function waitForQuiet(page: Page, limitMs: number): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  let last = -1;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    const snap = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+    if (!snap) return false;
+    if (snap.mutations !== last) {
+      last = snap.mutations;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= 500) return true;
+    await sleep(150);
+  }
+  return false;
+}
+
+/**
+ * Stage 1, Static Perception (paper §4.1; METHOD.md §2.2 and §9): open the app with no user action and
+ * record what a reviewer sees first — load time, whether it settles, a full-page screenshot at the default
+ * viewport (cropped to 8,000 px), a screenshot, horizontal overflow and a blank test at each viewport,
+ * the DOM inventory, axe-core findings (contrast, names, alt text), how much of the screen animates, and
+ * the language of the visible text against the query's. Console errors, page errors, failed requests,
+ * dialogs and navigations are collected by the session's event log meanwhile.
+ * Never throws for the app's misbehaviour: time-outs and failed captures go into `problems`.
+ */
+export async function perceive(session: AppSession, opts: PerceiveOptions): Promise<StaticPerception> {
+  const { page } = session;
+  const problems: string[] = [];
+  const t0 = Date.now();
+  const result: StaticPerception = {
+    loadMs: 0,
+    settled: false,
+    unresponsive: false,
+    fullPageScreenshot: null,
+    viewports: [],
+    inventory: null,
+    language: null,
+    axe: null,
+    animatedShare: 0,
+    problems,
+  };
+  fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
+
+  const nav = await attempt(() => page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeouts.navigation }), opts.timeouts.navigation + 2000, 'navigation', null);
+  result.loadMs = Date.now() - t0;
+  if (!nav.ok) problems.push(`load did not complete: ${nav.error}`);
+  else if (nav.value && nav.value.status() >= 400) problems.push(`entry document answered HTTP ${nav.value.status()}`);
+
+  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+    result.unresponsive = true;
+    problems.push(`main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
+    return result;
+  }
+
+  const settleStart = Date.now();
+  await page.waitForLoadState('networkidle', { timeout: opts.timeouts.settle }).catch(() => problems.push('network did not go idle within the settle limit'));
+  const quiet = await waitForQuiet(page, Math.max(1000, opts.timeouts.settle - (Date.now() - settleStart)));
+  result.settled = nav.ok && quiet;
+  if (!quiet) problems.push('DOM kept changing through the settle limit');
+  await sleep(1000); // entrance animations (reference verifier waits 2 s; the DOM was already quiet)
+
+  // how much of the default viewport animates by itself (noise floor for "did an action do anything")
+  const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
+  const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
+  await sleep(600);
+  const b = await attempt(() => page.screenshot({ timeout: 10_000, caret: 'initial' }), 15_000, 'screenshot', null);
+  if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
+
+  const inv = await attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
+  if (inv.ok) result.inventory = inv.value;
+  else problems.push(`DOM inventory failed: ${inv.error}`);
+
+  const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);
+  const full = await attempt(
+    () => shoot(page, 'screenshots/fullpage.png', opts.evidenceDir, true, (result.inventory?.scrollHeight ?? 0) > FULL_PAGE_MAX_HEIGHT ? height : undefined),
+    25_000,
+    'full-page screenshot',
+    null,
+  );
+  if (full.ok) result.fullPageScreenshot = 'screenshots/fullpage.png';
+  else problems.push(`full-page screenshot failed: ${full.error}`);
+
+  const axe = await attempt(() => runAxe(page), 20_000, 'axe-core', null);
+  if (axe.ok) result.axe = axe.value;
+  else problems.push(`axe-core failed: ${axe.error}`);
+
+  // the default viewport first: its screenshot was just taken and is reused
+  const order = [...opts.viewports].sort((x, y) => Number(y.width === opts.defaultViewport.width) - Number(x.width === opts.defaultViewport.width));
+  for (const vp of order) {
+    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
+    if (check.value) result.viewports.push(check.value);
+    else problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
+  }
+  result.viewports.sort((x, y) => x.width - y.width);
+  await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
+  await sleep(300);
+
+  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage);
+  return result;
+}
+
+async function checkViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: Buffer | null): Promise<ViewportCheck> {
+  const file = `screenshots/viewport-${vp.width}.png`;
+  let shot: Buffer;
+  if (reuse && page.viewportSize()?.width === vp.width) {
+    shot = reuse;
+  } else {
+    await timebox(page.setViewportSize(vp), 5000, 'resize');
+    await sleep(500);
+    shot = await shoot(page, file, dir);
+  }
+  const ov = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[]; visibleTextLength: number; canvases: number; images: number; svgs: number }>(
+    page,
+    'window.__cookieProbe.overflow()',
+    8000,
+  );
+  const hasContent = ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0;
+  const img = decodePng(shot);
+  return {
+    width: vp.width,
+    height: vp.height,
+    screenshot: file,
+    overflowPx: ov.overflowPx,
+    overflowingElements: ov.offenders,
+    blank: blankCheck(img, hasContent),
+    contentShare: contentShare(img),
+  };
+}
+
+/** Run axe-core (injected from the npm package) for the rules the judge uses; violations only. */
+async function runAxe(page: Page): Promise<AxeFinding[]> {
+  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await timebox(page.addScriptTag({ content: axeSource }), 10_000, 'inject axe');
+  const rules = ['color-contrast', 'image-alt', 'button-name', 'link-name', 'label', 'document-title', 'html-has-lang', 'select-name'];
+  const out = await evalIn<AxeFinding[]>(
+    page,
+    `axe.run(document, { runOnly: { type: 'rule', values: ${JSON.stringify(rules)} }, resultTypes: ['violations'] })
+       .then(r => r.violations.map(v => ({ id: v.id, impact: v.impact || 'minor', nodes: v.nodes.length, help: v.help })))`,
+    15_000,
+    'axe.run',
+  );
+  return out;
+}

@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright';
+import { openAppSession } from '../browser/session.js';
+import type { ResolvedConfig } from '../config/schema.js';
+import { deploy, type Deployment } from '../deploy/deploy.js';
+import { ArtifactError } from '../errors.js';
+import { explore } from '../interact/explorer.js';
+import { seedFor } from '../interact/random.js';
+import { perceive } from '../perceive/perceive.js';
+import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
+import { writeJsonAtomic } from '../util/atomic.js';
+import { errorMessage, timebox } from '../util/timebox.js';
+
+/** What one evaluation needs from the run. */
+export interface EvaluateContext {
+  config: ResolvedConfig;
+  outputDir: string;
+  environment: EnvironmentInfo;
+  getBrowser(): Promise<Browser>;
+  /** The judge: finished evidence in, judgement out (never touches a browser). */
+  judge(evidence: Evidence, evidenceDir: string): Promise<Judgement> | Judgement;
+  reporter: Reporter;
+}
+
+/** Evidence folder of a task, relative to the output dir. */
+export function evidenceDirOf(task: EvaluationTask): string {
+  return path.join('evidence', task.id);
+}
+
+/** Does a scored result meet its thresholds (0–100)? */
+export function meetsThresholds(r: Pick<EvaluationResult, 'status' | 'scores' | 'thresholds'>): boolean {
+  if (r.status !== 'scored' || !r.scores) return false;
+  const t = r.thresholds;
+  return (t.functionality === undefined || r.scores.functionality >= t.functionality) && (t.aesthetics === undefined || r.scores.aesthetics >= t.aesthetics) && (t.total === undefined || r.scores.total >= t.total);
+}
+
+/**
+ * Collect the evidence of one evaluation: deploy → static perception → interaction, each time-boxed
+ * (config.timeouts), written to `<evidenceDir>/evidence.json` and `trace.json`. Evidence collection
+ * never judges. Throws only for harness failures, tagged with the stage.
+ */
+export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext, timings: EvaluationResult['timings']): Promise<Evidence> {
+  const { config } = ctx;
+  const evidenceDir = path.join(ctx.outputDir, evidenceDirOf(task));
+  const evidence: Evidence = {
+    schemaVersion: 1,
+    task,
+    environment: ctx.environment,
+    deploy: null,
+    static: null,
+    interaction: null,
+    consoleErrors: [],
+    pageErrors: [],
+    failedRequests: [],
+    dialogs: [],
+    navigations: [],
+    stageErrors: [],
+  };
+  const stage = async <T>(name: Stage, ms: number, work: () => Promise<T>): Promise<T> => {
+    await ctx.reporter.onStageStart?.(task, name);
+    const t = Date.now();
+    try {
+      return await timebox(work(), ms, `${name} stage`);
+    } catch (e) {
+      throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stage: name });
+    } finally {
+      timings[name] = Date.now() - t;
+    }
+  };
+
+  const deployment: Deployment = await stage('deploy', config.timeouts.deploy, () => deploy(task));
+  evidence.deploy = deployment.evidence;
+  const origin = new URL(deployment.evidence.url).origin;
+  const defaultViewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
+  let session: Awaited<ReturnType<typeof openAppSession>> | null = null;
+  try {
+    const browser = await ctx.getBrowser();
+    session = await openAppSession(browser, origin, { viewport: defaultViewport });
+    const s = session;
+    s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
+
+    evidence.static = await stage('perceive', config.timeouts.perceive, () =>
+      perceive(s, {
+        url: deployment.evidence.url,
+        evidenceDir,
+        viewports: config.viewports,
+        defaultViewport,
+        expectedLanguage: task.query.language,
+        timeouts: config.timeouts,
+      }),
+    );
+
+    const st = evidence.static;
+    const renders = !st.unresponsive && !st.viewports.find((v) => v.width === defaultViewport.width)?.blank.isBlank;
+    if (renders) {
+      evidence.interaction = await stage('interact', config.timeouts.interact + 10_000, () =>
+        explore(s, {
+          url: deployment.evidence.url,
+          origin,
+          evidenceDir,
+          steps: config.agent.steps,
+          seed: seedFor(config.agent.seed, task.id),
+          holdMs: config.agent.holdMs,
+          stepTimeoutMs: config.timeouts.step,
+          unresponsiveMs: config.timeouts.unresponsive,
+          totalTimeoutMs: config.timeouts.interact,
+          animatedShare: st.animatedShare,
+          inventory: st.inventory,
+        }),
+      ).catch((e) => {
+        // a harness failure during interaction keeps the static evidence; the stage error is recorded
+        evidence.stageErrors.push({ stage: 'interact', message: errorMessage(e) });
+        return null;
+      });
+    }
+  } finally {
+    if (session) {
+      const { log } = session;
+      evidence.consoleErrors = log.consoleErrors;
+      evidence.pageErrors = log.pageErrors;
+      evidence.failedRequests = log.failedRequests;
+      evidence.dialogs = log.dialogs;
+      evidence.navigations = log.navigations;
+      await session.close();
+    }
+    await deployment.close().catch(() => {});
+    fs.mkdirSync(evidenceDir, { recursive: true });
+    writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);
+    if (evidence.interaction) writeJsonAtomic(path.join(evidenceDir, 'trace.json'), evidence.interaction);
+  }
+  return evidence;
+}
+
+/**
+ * Run one evaluation end to end and return its result — never throws: a missing artifact is status
+ * `error` at stage `load`, a harness failure is status `error` at the stage that failed, and every
+ * misbehaviour of the app itself is evidence for the judge.
+ */
+export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Promise<EvaluationResult> {
+  const t0 = Date.now();
+  const timings: EvaluationResult['timings'] = {};
+  const evidenceDir = evidenceDirOf(task);
+  const absDir = path.join(ctx.outputDir, evidenceDir);
+  fs.rmSync(absDir, { recursive: true, force: true });
+  fs.mkdirSync(absDir, { recursive: true });
+  const base: EvaluationResult = {
+    id: task.id,
+    queryId: task.query.id,
+    candidate: task.candidate.name,
+    mode: task.candidate.mode,
+    suiteFile: task.suiteFile,
+    artifactPath: task.candidate.artifactPath,
+    status: 'error',
+    scores: null,
+    static8: null,
+    final8: null,
+    defects: [],
+    rubric: [],
+    reasons: [],
+    thresholds: task.thresholds,
+    passed: false,
+    timings,
+    evidenceDir,
+    query: { prompt: task.query.prompt.slice(0, 2000), language: task.query.language, kind: task.query.kind, category: task.query.category, difficulty: task.query.difficulty },
+    finishedAt: '',
+  };
+  const done = (r: EvaluationResult): EvaluationResult => {
+    timings.total = Date.now() - t0;
+    r.finishedAt = new Date().toISOString();
+    r.passed = meetsThresholds(r);
+    return r;
+  };
+
+  if (!fs.existsSync(task.candidate.artifactPath)) {
+    return done({ ...base, error: { stage: 'load', message: `artifact not found: ${task.candidate.artifactPath}` } });
+  }
+  let evidence: Evidence;
+  try {
+    evidence = await collectEvidence(task, ctx, timings);
+  } catch (e) {
+    const stage: Stage = e instanceof ArtifactError ? 'load' : ((e as { stage?: Stage }).stage ?? 'deploy');
+    return done({ ...base, error: { stage, message: errorMessage(e) } });
+  }
+  if (!evidence.static) {
+    return done({ ...base, error: { stage: 'perceive', message: evidence.stageErrors[0]?.message ?? 'static perception produced no evidence' } });
+  }
+  try {
+    await ctx.reporter.onStageStart?.(task, 'judge');
+    const tj = Date.now();
+    const j = await timebox(Promise.resolve(ctx.judge(evidence, absDir)), ctx.config.timeouts.judge, 'judge stage');
+    timings.judge = Date.now() - tj;
+    writeJsonAtomic(path.join(absDir, 'judgement.json'), j);
+    return done({ ...base, status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
+  } catch (e) {
+    return done({ ...base, error: { stage: 'judge', message: errorMessage(e) } });
+  }
+}

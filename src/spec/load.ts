@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { InputError } from '../errors.js';
+import type { Query, SpecInput, Suite } from '../types.js';
+import { zodToInputError } from '../util/zod-error.js';
+import { toIso6391 } from './language.js';
+import { loadBenchQueries } from './queries-jsonl.js';
+import { SPEC_HINTS, specSchema } from './schema.js';
+
+/** True for a file name Cookie treats as a spec. */
+export function isSpecFile(file: string): boolean {
+  return /\.cookie\.(ya?ml|spec\.[cm]?[tj]s)$/.test(file);
+}
+
+/**
+ * Read a spec file's raw object: YAML is parsed, a `*.cookie.spec.ts` is imported and its default export
+ * (or its `spec` export) taken.
+ * @throws InputError for YAML syntax errors (with line:col) and import failures
+ */
+export async function readSpecObject(file: string): Promise<unknown> {
+  if (/\.ya?ml$/.test(file)) {
+    const text = fs.readFileSync(file, 'utf8');
+    try {
+      return parseYaml(text, { prettyErrors: false });
+    } catch (e) {
+      if (e instanceof YAMLParseError) {
+        const pos = e.linePos?.[0];
+        const at = pos ? `${file}:${pos.line}:${pos.col}` : file;
+        throw new InputError(at, '(yaml)', e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), 'fix the YAML syntax (indentation, quotes, colons)');
+      }
+      throw e;
+    }
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+  } catch (e) {
+    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the error; the file must `export default defineSpec({...})`');
+  }
+  const value = mod.default ?? mod.spec;
+  if (value === undefined) throw new InputError(file, 'default export', 'is missing', 'add `export default defineSpec({ query, candidates })`');
+  return typeof value === 'function' ? await (value as () => unknown)() : value;
+}
+
+/**
+ * Validate a spec object and resolve its queries.
+ * @param raw the parsed YAML or the TS spec's export
+ * @param file the spec's path (relative paths inside resolve against its folder)
+ * @returns the suite plus label problems found in a query file (reported, not fatal)
+ * @throws InputError naming file, field and fix
+ */
+export function resolveSpec(raw: unknown, file: string): { suite: Suite; problems: string[] } {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new InputError(file, '(top level)', 'is not a mapping', 'write `query:` (or `queries:`) and `candidates:` at the top level');
+  }
+  const parsed = specSchema.safeParse(raw);
+  if (!parsed.success) throw zodToInputError(file, parsed.error, SPEC_HINTS);
+  const spec = parsed.data as SpecInput & typeof parsed.data;
+  if (!!spec.query === !!spec.queries) {
+    throw new InputError(file, spec.query ? 'queries' : 'query', spec.query ? 'is given together with `query`' : 'is missing', SPEC_HINTS.query!);
+  }
+  const dir = path.dirname(file);
+  let queries: Query[];
+  let problems: string[] = [];
+  if (spec.query) {
+    const q = spec.query;
+    const language = toIso6391(q.language);
+    if (!language) throw new InputError(file, 'query.language', `"${q.language}" is not a known language`, SPEC_HINTS.language!);
+    queries = [{ id: q.id, prompt: q.prompt, language, languageLabel: q.language, kind: q.kind, category: q.category, difficulty: q.difficulty }];
+  } else {
+    const qfile = path.resolve(dir, spec.queries!);
+    if (!fs.existsSync(qfile)) throw new InputError(file, 'queries', `file not found: ${qfile}`, SPEC_HINTS.queries!);
+    ({ queries, problems } = loadBenchQueries(qfile));
+    if (spec.select) {
+      const byId = new Map(queries.map((q) => [q.id, q]));
+      const missing = spec.select.filter((id) => !byId.has(id));
+      if (missing.length) throw new InputError(file, 'select', `ids not in ${spec.queries}: ${missing.slice(0, 5).join(', ')}`, 'list data_id values that exist in the query file');
+      queries = spec.select.map((id) => byId.get(id)!);
+    }
+  }
+  const names = new Set<string>();
+  spec.candidates.forEach((c, i) => {
+    if (names.has(c.name)) throw new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name');
+    names.add(c.name);
+  });
+  return {
+    suite: {
+      file,
+      queries,
+      candidates: spec.candidates.map((c) => ({ name: c.name, mode: c.mode, path: c.path, thresholds: c.thresholds })),
+      thresholds: spec.thresholds ?? {},
+    },
+    problems,
+  };
+}
+
+/**
+ * Load one spec file (YAML or TypeScript) into a suite.
+ * @throws InputError naming the file, the field and the fix
+ */
+export async function loadSpec(file: string): Promise<{ suite: Suite; problems: string[] }> {
+  return resolveSpec(await readSpecObject(file), file);
+}

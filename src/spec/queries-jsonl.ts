@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { InputError } from '../errors.js';
+import type { Query, QueryKind } from '../types.js';
+import { toIso6391 } from './language.js';
+
+/** One raw record of the Cookie-Bench JSONL format (METHOD.md §10). */
+export interface BenchRecord {
+  data_id: string;
+  query: string;
+  L1?: string;
+  L2?: string;
+  L3?: string;
+  difficulty?: string;
+  language?: string;
+}
+
+/** Page type from an L1 label ("Static web pages" | "Dynamic web pages"), null when unrecognised. */
+export function kindFromL1(l1: string | undefined): QueryKind | null {
+  if (!l1) return null;
+  if (/^static/i.test(l1)) return 'static';
+  if (/^dynamic/i.test(l1)) return 'dynamic';
+  return null;
+}
+
+/**
+ * Load a Cookie-Bench JSONL file into queries. Tolerates label noise (unknown L1 → dynamic, unknown
+ * language → `und`) and reports it in `problems`, never crashing on it (METHOD.md §10).
+ * @throws InputError for a line that is not JSON or lacks `data_id` / `query` (file:line named)
+ */
+export function loadBenchQueries(file: string): { queries: Query[]; problems: string[] } {
+  if (!fs.existsSync(file)) throw new InputError(file, 'queries', 'query file not found', 'check the path (relative to the spec file)');
+  const text = fs.readFileSync(file, 'utf8');
+  const queries: Query[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const where = `${file}:${i + 1}`;
+    let rec: BenchRecord;
+    try {
+      rec = JSON.parse(line);
+    } catch (e) {
+      throw new InputError(where, '(line)', `is not valid JSON (${(e as Error).message})`, 'write one JSON object per line');
+    }
+    if (!rec || typeof rec !== 'object') throw new InputError(where, '(line)', 'is not a JSON object', 'write one JSON object per line');
+    if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') throw new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id');
+    if (typeof rec.query !== 'string' || !rec.query.trim()) throw new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`");
+    const id = String(rec.data_id);
+    if (seen.has(id)) problems.push(`${where}: duplicate data_id ${id} (later record kept too)`);
+    seen.add(id);
+    let kind = kindFromL1(rec.L1);
+    if (!kind) {
+      problems.push(`${where}: L1 "${rec.L1 ?? ''}" is not Static/Dynamic web pages; treated as dynamic`);
+      kind = 'dynamic';
+    }
+    const label = rec.language ?? '';
+    const language = toIso6391(label);
+    if (!language) problems.push(`${where}: language "${label}" is not a known language; language check skipped`);
+    queries.push({
+      id,
+      prompt: rec.query,
+      language: language ?? 'und',
+      languageLabel: label,
+      kind,
+      category: rec.L2,
+      leaf: rec.L3,
+      difficulty: rec.difficulty,
+    });
+  });
+  return { queries, problems };
+}

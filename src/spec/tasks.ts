@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { EvaluationTask, Suite, Thresholds } from '../types.js';
+
+/** File-system-safe slug of a name (`GPT-4.1 mini` → `GPT-4.1-mini`). */
+export function slug(s: string): string {
+  return s.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'x';
+}
+
+/**
+ * Expand suites into evaluation tasks (query × candidate). `{data_id}` in a candidate path is replaced
+ * by the query id; relative paths resolve against the spec's folder. Thresholds: config < spec < candidate.
+ * Task ids are unique across the run (a suffix is added on collision).
+ */
+export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[] {
+  const tasks: EvaluationTask[] = [];
+  const ids = new Set<string>();
+  for (const suite of suites) {
+    const dir = path.dirname(suite.file);
+    for (const query of suite.queries) {
+      for (const c of suite.candidates) {
+        const artifactPath = path.resolve(dir, c.path.replaceAll('{data_id}', query.id));
+        let id = `${slug(query.id)}/${slug(c.name)}`;
+        for (let n = 2; ids.has(id); n++) id = `${slug(query.id)}/${slug(c.name)}-${n}`;
+        ids.add(id);
+        tasks.push({
+          id,
+          suiteFile: suite.file,
+          query,
+          candidate: { name: c.name, mode: c.mode, artifactPath },
+          thresholds: { ...base, ...suite.thresholds, ...c.thresholds },
+        });
+      }
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,533 @@
+/**
+ * Cookie's public types, in one place.
+ *
+ * The pipeline (Cookie-Bench paper §4.1, Figure 3; ../shared/docs/METHOD.md §2):
+ *   deploy → static perception → agent-driven interaction → dynamic scoring → report.
+ * Evidence types (`Evidence`, `StaticPerception`, `InteractionTrace`) are produced by the first three
+ * stages and never contain a verdict; `Judgement` is produced by the judge from finished evidence only.
+ *
+ * Units: times in ms, sizes in CSS px, scores on the 0–8 scale (suffix `8`) or 0–100 (no suffix).
+ */
+
+// ───────────────────────────── queries and candidates ─────────────────────────────
+
+/** Page type of a query (paper §3, Table 4: L1 "Static web pages" | "Dynamic web pages"). */
+export type QueryKind = 'static' | 'dynamic';
+
+/**
+ * A user's brief: what the candidate was asked to build. Reference-free: no expected output.
+ * `language` is an ISO 639-1 code (`zh`, `en`, …), normalised from either a code or a Cookie-Bench
+ * English name (`Chinese`); `languageLabel` keeps the label as written.
+ */
+export interface Query {
+  id: string;
+  prompt: string;
+  language: string;
+  languageLabel: string;
+  kind: QueryKind;
+  /** L2 domain (paper Table 4), e.g. "Browser Games". */
+  category?: string;
+  /** L3 leaf (paper Table 5), e.g. "Action & Reflex". */
+  leaf?: string;
+  /** Easy | Medium | Medium-Hard | Hard (paper §3.3). */
+  difficulty?: string;
+}
+
+/** How a candidate is deployed: one HTML file / static folder, or a Vite/React project. */
+export type CandidateMode = 'html' | 'react';
+
+/** Pass thresholds on the 0–100 scale; an evaluation passes when every given score is ≥ its threshold. */
+export interface Thresholds {
+  functionality?: number;
+  aesthetics?: number;
+  total?: number;
+}
+
+/**
+ * One model's answer to a query, as a spec declares it. `path` is a file or a folder, relative to the
+ * spec file or absolute, and may contain `{data_id}` (replaced by the query id).
+ */
+export interface CandidateSpec {
+  name: string;
+  mode: CandidateMode;
+  path: string;
+  thresholds?: Thresholds;
+}
+
+/**
+ * A spec, as written in `*.cookie.yaml` or returned by `defineSpec` in `*.cookie.spec.ts`:
+ * exactly one of `query` (inline) or `queries` (path of a Cookie-Bench JSONL file), plus candidates.
+ */
+export interface SpecInput {
+  query?: {
+    id: string;
+    prompt: string;
+    language: string;
+    kind: QueryKind;
+    category?: string;
+    difficulty?: string;
+  };
+  queries?: string;
+  /** Optional subset of query ids to evaluate from `queries`. */
+  select?: string[];
+  candidates: CandidateSpec[];
+  thresholds?: Thresholds;
+}
+
+/** A spec after validation: its file, the queries it holds and its candidates. */
+export interface Suite {
+  file: string;
+  queries: Query[];
+  candidates: CandidateSpec[];
+  thresholds: Thresholds;
+}
+
+/** One unit of work: a query × a candidate, with the candidate's artifact path resolved. */
+export interface EvaluationTask {
+  /** Stable id: `<queryId>/<candidate slug>`; also the evidence folder below `<outputDir>/evidence`. */
+  id: string;
+  suiteFile: string;
+  query: Query;
+  candidate: { name: string; mode: CandidateMode; artifactPath: string };
+  thresholds: Thresholds;
+}
+
+// ───────────────────────────── evidence: deploy ─────────────────────────────
+
+/** What the deploy stage produced: a URL on 127.0.0.1 and how it was served. */
+export interface DeployEvidence {
+  url: string;
+  port: number;
+  /** Folder served as the web root. */
+  root: string;
+  /** Path below the root that is the app's entry document. */
+  entry: string;
+  mode: CandidateMode;
+}
+
+// ───────────────────────────── evidence: static perception ─────────────────────────────
+
+/** A console message of type error, or an uncaught exception. `origin` says whose fault it can be. */
+export interface ConsoleEntry {
+  text: string;
+  /** `app`: the page's own code; `environment`: caused by the harness (blocked network, favicon…). */
+  origin: 'app' | 'environment';
+  /** ms since the page was opened. */
+  atMs: number;
+  location?: string;
+  /** Interaction step during which it happened (absent: during load / static perception). */
+  step?: number;
+}
+
+/** A request that failed: blocked (non-localhost), network error, or an HTTP status ≥ 400. */
+export interface FailedRequest {
+  url: string;
+  resourceType: string;
+  /** HTTP status, or absent when the request never got a response. */
+  status?: number;
+  errorText?: string;
+  /** True when Cookie blocked it because it left localhost. */
+  blocked: boolean;
+  atMs: number;
+  step?: number;
+}
+
+/** An interactive element found in the DOM (CSS px, relative to the viewport at scan time). */
+export interface InteractiveElement {
+  /** Index within this scan. */
+  ref: number;
+  /** Stable signature (tag, role, name, nearest id/class) used to group repeated elements. */
+  signature: string;
+  tag: string;
+  role: string;
+  name: string;
+  type?: string;
+  href?: string;
+  box: { x: number; y: number; width: number; height: number };
+  /** True when the element lies (at least partly) inside the current viewport. */
+  inViewport: boolean;
+  disabled: boolean;
+  /** Group of repeated elements (same tag/role/class shape); used to sample 3–5 of a kind. */
+  group: string;
+  /** Inside a <form>: the form's index in document order. */
+  form?: number;
+}
+
+/** An image in the DOM and whether it loaded and fits its slot. */
+export interface ImageInfo {
+  src: string;
+  loaded: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+  width: number;
+  height: number;
+  /** Rendered aspect ratio / natural aspect ratio (1 = undistorted); object-fit other than fill counts as 1. */
+  distortion: number;
+  /** Share of the viewport area the image occupies at 1280 px (0–1): large images are hero images. */
+  areaShare: number;
+}
+
+/** Structural inventory of the rendered interface at the default viewport (paper §4.1 Stage 1). */
+export interface DomInventory {
+  title: string;
+  htmlLang: string;
+  visibleTextLength: number;
+  /** First ~4,000 characters of visible text, for language detection and the report. */
+  textSample: string;
+  headings: { level: number; text: string }[];
+  interactive: InteractiveElement[];
+  images: ImageInfo[];
+  canvases: { width: number; height: number; areaShare: number }[];
+  svgCount: number;
+  videoCount: number;
+  audioCount: number;
+  formCount: number;
+  /** Event types the page registered listeners for on window/document/body/canvas (keydown, …). */
+  listenedEvents: string[];
+  /** Styling signals for design refinement: custom fonts, radii, shadows, transitions, gradients. */
+  style: StyleSignals;
+  /** Elements whose text is cut off or overlaps another text element. */
+  textProblems: TextProblem[];
+  scrollHeight: number;
+}
+
+/** Measured styling signals (counts over visible elements). */
+export interface StyleSignals {
+  fontFamilies: string[];
+  /** True when body text uses the browser default serif font (raw HTML look). */
+  defaultFont: boolean;
+  distinctColors: number;
+  distinctBackgrounds: number;
+  roundedElements: number;
+  shadowedElements: number;
+  gradientElements: number;
+  transitionElements: number;
+  animatedElements: number;
+  /** Distinct font sizes in px. */
+  fontSizes: number[];
+  elementCount: number;
+}
+
+/** A text element whose content is truncated (clipped without ellipsis), overflows or overlaps. */
+export interface TextProblem {
+  kind: 'clipped' | 'overlap' | 'garbled';
+  selector: string;
+  text: string;
+}
+
+/** Layout at one viewport width: screenshot, horizontal overflow, blank detection. */
+export interface ViewportCheck {
+  width: number;
+  height: number;
+  screenshot: string;
+  /** document scrollWidth − viewport width, px (> 0: the page scrolls sideways). */
+  overflowPx: number;
+  /** Up to 5 elements sticking out past the right edge. */
+  overflowingElements: { selector: string; right: number }[];
+  blank: BlankCheck;
+  /** Share (0–1) of the screenshot's pixels that differ from its dominant (background) colour. */
+  contentShare: number;
+}
+
+/**
+ * Blank-page test of the reference verifier (METHOD.md §9): luminance variance < 100, or fewer than
+ * 10 colours with mean brightness > 240; Cookie also requires no visible text/canvas/image content.
+ */
+export interface BlankCheck {
+  isBlank: boolean;
+  variance: number;
+  colours: number;
+  meanBrightness: number;
+}
+
+/** Language of the visible text compared with the query's (rubric item 2a). */
+export interface LanguageCheck {
+  expected: string;
+  /** ISO 639-1 of the detected language, or `und` when the text is too short to tell. */
+  detected: string;
+  /** Share (0–1) of visible letters written in the expected language's script(s). */
+  expectedScriptShare: number;
+  sampleLength: number;
+  matches: boolean | null;
+  method: string;
+}
+
+/** A dialog (alert/confirm/prompt/beforeunload) the page opened and how Cookie answered it. */
+export interface DialogEvent {
+  type: string;
+  message: string;
+  answer: 'accepted' | 'dismissed';
+  atMs: number;
+  step?: number;
+}
+
+/** A navigation of the main frame or a popup window. */
+export interface NavigationEvent {
+  kind: 'navigation' | 'popup';
+  url: string;
+  /** True when the target left the app's origin (Cookie returns to the app). */
+  offApp: boolean;
+  atMs: number;
+  step?: number;
+}
+
+/** A colour-contrast or other accessibility violation found by axe-core. */
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  nodes: number;
+  help: string;
+}
+
+/** Everything Stage 1 saw without any user action. */
+export interface StaticPerception {
+  loadMs: number;
+  /** True when the page reached load and then a quiet period within the settle limit. */
+  settled: boolean;
+  /** True when the main thread stopped answering during load (infinite loop). */
+  unresponsive: boolean;
+  fullPageScreenshot: string | null;
+  viewports: ViewportCheck[];
+  inventory: DomInventory | null;
+  language: LanguageCheck | null;
+  axe: AxeFinding[] | null;
+  /** Share (0–1) of the 1280-px viewport that changes between two shots 600 ms apart (animation). */
+  animatedShare: number;
+  /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
+  problems: string[];
+}
+
+// ───────────────────────────── evidence: interaction ─────────────────────────────
+
+/** Kinds of action an agent may take (human-like input). */
+export type ActionKind =
+  | 'click'
+  | 'fill'
+  | 'select'
+  | 'check'
+  | 'press'
+  | 'hold'
+  | 'scroll'
+  | 'hover'
+  | 'wait'
+  | 'back'
+  | 'finish';
+
+/** One action with its arguments. */
+export interface Action {
+  kind: ActionKind;
+  /** Target element (from the scan at the step's start). */
+  target?: { signature: string; name: string; role: string; tag: string; group: string; box: InteractiveElement['box'] };
+  value?: string;
+  key?: string;
+  durationMs?: number;
+  x?: number;
+  y?: number;
+  deltaY?: number;
+}
+
+/** The visible effect of one action. */
+export interface StepEffect {
+  /** Share (0–1) of viewport pixels that differ after vs before. */
+  pixelChange: number;
+  /** Pixel change inside the target's box (0–1), when there is a target. */
+  targetPixelChange: number | null;
+  /** DOM mutations observed during the step. */
+  domMutations: number;
+  scrolled: boolean;
+  /** Judged visible: pixels changed beyond animation noise, the DOM changed, a dialog/navigation/popup happened. */
+  screenChanged: boolean;
+}
+
+/** One step of the interaction trace (paper §4.1 Stage 2: tool call, arguments, reasoning, timing). */
+export interface TraceStep {
+  index: number;
+  action: Action;
+  reasoning: string;
+  startedAt: string;
+  durationMs: number;
+  screenshotBefore: string | null;
+  screenshotAfter: string | null;
+  effect: StepEffect | null;
+  consoleErrors: ConsoleEntry[];
+  pageErrors: ConsoleEntry[];
+  dialogs: DialogEvent[];
+  navigations: NavigationEvent[];
+  outcome: 'ok' | 'failed' | 'timeout' | 'unresponsive';
+  error?: string;
+}
+
+/** The behavioural trace of Stage 2 plus the agent's neutral summary (it documents, never scores). */
+export interface InteractionTrace {
+  agent: string;
+  stepBudget: number;
+  steps: TraceStep[];
+  /** Why exploration ended: budget | exhausted | unresponsive | crashed | timeout | error. */
+  endedBecause: string;
+  /** Controls the agent saw but did not exercise (untested ≠ broken). */
+  untested: string[];
+  /** Groups of repeated elements and how many of each were sampled. */
+  coverage: { group: string; seen: number; tried: number }[];
+  /** True when the page treated keys (keydown listeners or canvas game). */
+  gameLike: boolean;
+  durationMs: number;
+}
+
+/** Facts about the environment of a run, so a result can be reproduced and harness faults told apart. */
+export interface EnvironmentInfo {
+  cookieVersion: string;
+  browserVersion: string;
+  webglRenderer: string | null;
+  platform: string;
+  node: string;
+}
+
+/**
+ * All evidence of one evaluation, written to `<evidenceDir>/evidence.json` before any judging.
+ * Screenshot paths are relative to the evidence folder.
+ */
+export interface Evidence {
+  schemaVersion: 1;
+  task: EvaluationTask;
+  environment: EnvironmentInfo;
+  deploy: DeployEvidence | null;
+  static: StaticPerception | null;
+  interaction: InteractionTrace | null;
+  consoleErrors: ConsoleEntry[];
+  pageErrors: ConsoleEntry[];
+  failedRequests: FailedRequest[];
+  dialogs: DialogEvent[];
+  navigations: NavigationEvent[];
+  /** Stages that could not run to completion and why (time-outs, crashes of the harness). */
+  stageErrors: { stage: Stage; message: string }[];
+}
+
+// ───────────────────────────── judgement ─────────────────────────────
+
+/** Defect severity (paper §4.1 Stage 3; deduction sizes METHOD.md §9). */
+export type Severity = 'critical' | 'major' | 'minor';
+/** The two scored dimensions (paper §4.2). */
+export type Dimension = 'functionality' | 'aesthetics';
+
+/** A defect: what failed, where it showed, why it is a defect, with evidence (failure attribution). */
+export interface Defect {
+  severity: Severity;
+  dimension: Dimension;
+  title: string;
+  detail: string;
+  /** Rubric item id (METHOD.md §4) this defect falls under. */
+  rubricItem: string;
+  /** Points deducted on the 0–8 scale (0 when absorbed by the no-double-penalty rule or a cap). */
+  deduction: number;
+  /** Where it showed: `static` (Stage 1) or `interaction` (Stage 2). */
+  phase: 'static' | 'interaction';
+  evidence: { step?: number; screenshot?: string; viewport?: number; excerpt?: string };
+}
+
+/** Verdict on one rubric item (METHOD.md §4): decided by a named method, or not assessed with reason. */
+export interface RubricVerdict {
+  id: string;
+  name: string;
+  dimension: Dimension;
+  verdict: 'pass' | 'fail' | 'not-assessed' | 'exempt';
+  method: string;
+  reason: string;
+}
+
+/** Scores on 0–100; total is the mean of functionality and aesthetics. */
+export interface Scores {
+  functionality: number;
+  aesthetics: number;
+  total: number;
+}
+
+/** Scores on the paper's 0–8 scale. */
+export interface Scores8 {
+  functionality: number;
+  aesthetics: number;
+}
+
+/** What the judge concluded from finished evidence. */
+export interface Judgement {
+  judge: string;
+  /** Provisional Stage-1 scores (0–8) from static perception alone. */
+  static8: Scores8;
+  /** Final scores (0–8) after the dynamic adjustment. */
+  final8: Scores8;
+  scores: Scores;
+  defects: Defect[];
+  rubric: RubricVerdict[];
+  /** How the static scores were adjusted, in words (baseline, bonuses, deductions). */
+  reasons: string[];
+}
+
+// ───────────────────────────── results ─────────────────────────────
+
+/** Pipeline stages, for timings and error attribution. */
+export type Stage = 'load' | 'deploy' | 'perceive' | 'interact' | 'judge' | 'report';
+
+/** Outcome of one evaluation. `build-failed` is the candidate's fault; `error` is a stage that failed. */
+export type EvaluationStatus = 'scored' | 'build-failed' | 'error';
+
+/** One query × candidate result, as stored in results.json. */
+export interface EvaluationResult {
+  id: string;
+  queryId: string;
+  candidate: string;
+  mode: CandidateMode;
+  suiteFile: string;
+  artifactPath: string;
+  status: EvaluationStatus;
+  error?: { stage: Stage; message: string };
+  /** 0–100, null when not scored. */
+  scores: Scores | null;
+  static8: Scores8 | null;
+  final8: Scores8 | null;
+  defects: Defect[];
+  rubric: RubricVerdict[];
+  reasons: string[];
+  thresholds: Thresholds;
+  /** Scored and every threshold met. */
+  passed: boolean;
+  /** Per-stage wall time, ms. */
+  timings: Partial<Record<Stage | 'total', number>>;
+  /** Evidence folder relative to the output dir (screenshots, evidence.json, trace.json). */
+  evidenceDir: string;
+  query: { prompt: string; language: string; kind: QueryKind; category?: string; difficulty?: string };
+  finishedAt: string;
+}
+
+/** The whole results file (`<outputDir>/results.json`), rewritten atomically after each evaluation. */
+export interface RunResults {
+  schemaVersion: 1;
+  cookieVersion: string;
+  browserVersion: string;
+  startedAt: string;
+  finishedAt: string | null;
+  config: unknown;
+  environment: EnvironmentInfo | null;
+  evaluations: EvaluationResult[];
+}
+
+// ───────────────────────────── reporters ─────────────────────────────
+
+/** What a reporter is told when a run starts. */
+export interface RunStartInfo {
+  tasks: EvaluationTask[];
+  outputDir: string;
+  config: unknown;
+}
+
+/**
+ * A pluggable reporter (Vitest/Playwright style): every hook is optional and may be async.
+ * Reporters are created by name from the registry in `reporters/index.ts`.
+ */
+export interface Reporter {
+  onRunStart?(info: RunStartInfo): void | Promise<void>;
+  onEvaluationStart?(task: EvaluationTask): void | Promise<void>;
+  onStageStart?(task: EvaluationTask, stage: Stage): void | Promise<void>;
+  onEvaluationEnd?(result: EvaluationResult): void | Promise<void>;
+  onRunEnd?(run: RunResults, outputDir: string): void | Promise<void>;
+  /** A spec or config problem that stopped part of the run (one line). */
+  onError?(message: string): void | Promise<void>;
+}
