@@ -16,9 +16,8 @@ const junitBuilder: Builder = ((junitModule as unknown as { default?: Builder })
 function thresholdText(r: EvaluationResult): string {
   const t = r.thresholds;
   return (['functionality', 'aesthetics', 'total'] as const)
-    .filter((k) => t[k] !== undefined)
+    .filter((k) => t[k] !== undefined && (r.scores?.[k] ?? -1) < t[k]!)
     .map((k) => `${k} ${r.scores?.[k] ?? '–'} < ${t[k]}`)
-    .filter((_, i, all) => all.length > 0)
     .join(', ');
 }
 

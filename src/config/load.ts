@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { InputError } from '../errors.js';
+import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { userConfigSchema, type ResolvedConfig, type UserConfig } from './schema.js';
 
@@ -47,15 +47,16 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<{ conf
     file = CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => fs.existsSync(f)) ?? null;
   }
   if (!file) return { config: resolveConfig({}), file: null };
-  let mod: { default?: UserConfig };
+  let mod: Record<string, unknown>;
   try {
-    mod = await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+    mod = await freshImport(file);
   } catch (e) {
     const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
     throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the syntax error; the file must `export default defineConfig({...})`');
   }
-  if (mod.default === undefined) {
+  const value = defaultExport(mod) as UserConfig | undefined;
+  if (value === undefined) {
     throw new InputError(file, 'default export', 'is missing', 'add `export default defineConfig({ ... })`');
   }
-  return { config: resolveConfig(mod.default, file), file };
+  return { config: resolveConfig(value, file), file };
 }

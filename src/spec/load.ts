@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError } from '../errors.js';
 import type { Query, SpecInput, Suite } from '../types.js';
+import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { toIso6391 } from './language.js';
 import { loadBenchQueries } from './queries-jsonl.js';
@@ -23,7 +23,7 @@ export async function readSpecObject(file: string): Promise<unknown> {
   if (/\.ya?ml$/.test(file)) {
     const text = fs.readFileSync(file, 'utf8');
     try {
-      return parseYaml(text, { prettyErrors: false });
+      return parseYaml(text, { prettyErrors: true });
     } catch (e) {
       if (e instanceof YAMLParseError) {
         const pos = e.linePos?.[0];
@@ -35,12 +35,12 @@ export async function readSpecObject(file: string): Promise<unknown> {
   }
   let mod: Record<string, unknown>;
   try {
-    mod = await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+    mod = await freshImport(file);
   } catch (e) {
     const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
     throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the error; the file must `export default defineSpec({...})`');
   }
-  const value = mod.default ?? mod.spec;
+  const value = defaultExport(mod, 'spec');
   if (value === undefined) throw new InputError(file, 'default export', 'is missing', 'add `export default defineSpec({ query, candidates })`');
   return typeof value === 'function' ? await (value as () => unknown)() : value;
 }

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, resolveConfig } from '../../src/config/load.js';
+import { tmpDir, writeFiles } from '../helpers.js';
+
+describe('config', () => {
+  it('has a sensible default for everything', () => {
+    const c = resolveConfig({});
+    expect(c.viewports.map((v) => v.width)).toEqual([375, 768, 1280]);
+    expect(c.agent.steps).toBe(25);
+    expect(c.outputDir).toBe('cookie-results');
+    expect(c.reporters).toEqual(['console']);
+    expect(c.timeouts.navigation).toBe(15_000);
+    expect(c.browser.executablePath).toBeTruthy();
+  });
+
+  it('rejects bad values and unknown keys with file, field and fix', () => {
+    expect(() => resolveConfig({ concurrency: 0 }, 'cookie.config.ts')).toThrow(/^cookie\.config\.ts: concurrency: .*Fix: use a whole number from 1 to 64$/);
+    expect(() => resolveConfig({ agent: { stepz: 3 } }, 'cookie.config.ts')).toThrow(/cookie\.config\.ts: agent: unknown key "stepz". Fix: remove or rename stepz/);
+    expect(() => resolveConfig({ viewports: [{ width: 10, height: 800 }] }, 'c.ts')).toThrow(/c\.ts: viewports\.0\.width: .*Fix: use a width in px/);
+  });
+
+  it('loads cookie.config.ts from the working directory and reports a broken one', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'cookie.config.ts': `export default { concurrency: 3, outputDir: 'out' } satisfies Record<string, unknown>;\n` });
+    const { config, file } = await loadConfig(dir);
+    expect(file).toBe(path.join(dir, 'cookie.config.ts'));
+    expect(config.concurrency).toBe(3);
+    writeFiles(dir, { 'cookie.config.ts': `export const x = 1;\n` });
+    await expect(loadConfig(dir)).rejects.toThrow(/default export: is missing\. Fix: add `export default defineConfig/);
+    const none = tmpDir();
+    expect((await loadConfig(none)).file).toBeNull();
+  });
+});

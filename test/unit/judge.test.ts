@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { judgeOffline } from '../../src/judge/offline/judge.js';
+import { RUBRIC } from '../../src/judge/rubric.js';
+import { click, evidence, inventory, perception } from '../fixtures/evidence.js';
+
+const titles = (j: ReturnType<typeof judgeOffline>) => j.defects.map((d) => d.title);
+
+describe('offline judge: static scores', () => {
+  it('gives a clean, working page full functionality and a styled baseline with bonuses', () => {
+    const j = judgeOffline(evidence({}, [click('Add', true)]));
+    expect(j.defects).toEqual([]);
+    expect(j.final8.functionality).toBe(8);
+    expect(j.final8.aesthetics).toBeGreaterThanOrEqual(5);
+    expect(j.scores.total).toBe((j.scores.functionality + j.scores.aesthetics) / 2);
+  });
+
+  it('records every rubric item with a verdict and a method (never silently skipped)', () => {
+    const j = judgeOffline(evidence());
+    expect(j.rubric.map((r) => r.id)).toEqual(RUBRIC.map((r) => r.id));
+    for (const r of j.rubric) {
+      expect(r.method.length).toBeGreaterThan(5);
+      if (r.verdict === 'not-assessed') expect(r.reason.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('blank page: aesthetics 0 and functionality ≤ 0.5 (blank-screen rule); its load error is not a second penalty', () => {
+    const st = perception();
+    for (const v of st.viewports) v.blank = { isBlank: true, variance: 0, colours: 1, meanBrightness: 255 };
+    const j = judgeOffline(evidence({ static: st, pageErrors: [{ text: 'SyntaxError: Invalid or unexpected token', origin: 'app', atMs: 5 }] }, null));
+    expect(j.final8).toEqual({ functionality: 0.5, aesthetics: 0 });
+    expect(titles(j)).toContain('Blank page');
+    expect(j.defects.find((d) => d.rubricItem === '5')!.deduction).toBe(0);
+  });
+
+  it('page that hangs on load scores 0 with a critical defect', () => {
+    const j = judgeOffline(evidence({ static: perception({ unresponsive: true, viewports: [], inventory: null }) }, null));
+    expect(j.final8).toEqual({ functionality: 0, aesthetics: 0 });
+    expect(j.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
+  });
+
+  it('language mismatch: −2, or −4 when an English query gets a non-English page', () => {
+    const zh = evidence({ static: perception({ language: { expected: 'zh', detected: 'en', expectedScriptShare: 0, sampleLength: 80, matches: false, method: 'x' } }) });
+    expect(judgeOffline(zh).static8.functionality).toBe(6);
+    const en = evidence({ static: perception({ language: { expected: 'en', detected: 'fr', expectedScriptShare: 1, sampleLength: 80, matches: false, method: 'x' } }) });
+    expect(judgeOffline(en).static8.functionality).toBe(4);
+  });
+
+  it('overflow at 375 px is a responsive failure on aesthetics (critical when large)', () => {
+    const st = perception();
+    st.viewports[0]!.overflowPx = 525;
+    const j = judgeOffline(evidence({ static: st }));
+    const d = j.defects.find((x) => x.rubricItem === '6')!;
+    expect(d).toMatchObject({ severity: 'critical', dimension: 'aesthetics', deduction: 2 });
+  });
+
+  it('harness-caused errors (blocked CDN script, then "X is not defined") are not blamed on the app', () => {
+    const j = judgeOffline(
+      evidence({
+        failedRequests: [{ url: 'https://cdn.jsdelivr.net/npm/three', resourceType: 'script', blocked: true, atMs: 1 }],
+        pageErrors: [{ text: 'ReferenceError: THREE is not defined', origin: 'app', atMs: 2 }],
+      }),
+    );
+    expect(j.defects.filter((d) => d.rubricItem === '5')).toEqual([]);
+    expect(j.rubric.find((r) => r.id === '5')!.reason).toMatch(/offline environment/);
+  });
+
+  it('raw HTML gets aesthetics baseline 1; a canvas page is read from its pixels', () => {
+    const raw = perception({ inventory: inventory({ style: { fontFamilies: ['Times New Roman'], defaultFont: true, distinctColors: 1, distinctBackgrounds: 0, roundedElements: 0, shadowedElements: 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [16], elementCount: 10 } }) });
+    expect(judgeOffline(evidence({ static: raw })).static8.aesthetics).toBe(1);
+    const canvas = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare: 0.1 });
+    expect(judgeOffline(evidence({ static: canvas })).static8.aesthetics).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('offline judge: dynamic adjustment rules', () => {
+  it('a control is dead only after two tries without effect (one try is not proof)', () => {
+    expect(judgeOffline(evidence({}, [click('Save', false)])).defects).toEqual([]);
+    const j = judgeOffline(evidence({}, [click('Save', false), click('Other', true), click('Save', false)]));
+    expect(j.defects).toHaveLength(1);
+    expect(j.defects[0]).toMatchObject({ severity: 'major', dimension: 'functionality', title: 'Dead button "Save"', deduction: 1, phase: 'interaction', evidence: { step: 2 } });
+    expect(j.final8.functionality).toBe(7);
+  });
+
+  it('untested controls are not broken', () => {
+    const ev = evidence({}, [click('Add', true)]);
+    ev.interaction!.untested = ['button "Export"', 'button "Import"'];
+    const j = judgeOffline(ev);
+    expect(j.defects).toEqual([]);
+    expect(j.final8.functionality).toBe(8);
+    expect(j.reasons.join(' ')).toMatch(/2 control\(s\) untested: not counted as broken/);
+  });
+
+  it('no double penalty: an error already counted at load is not counted again when it repeats on click', () => {
+    const err = { text: 'TypeError: Cannot read properties of null (reading "x") at 12:5', origin: 'app' as const, atMs: 1 };
+    const j = judgeOffline(evidence({ pageErrors: [err] }, [click('Add', true, { pageErrors: [{ ...err, text: err.text.replace('12:5', '40:7'), step: 0 }] })]));
+    expect(j.defects.filter((d) => d.rubricItem === '5')).toHaveLength(1);
+    expect(j.defects.filter((d) => d.rubricItem === '3')).toHaveLength(0);
+  });
+
+  it('a control that throws is one defect, not also a dead control', () => {
+    const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
+    const j = judgeOffline(evidence({}, [click('Add', false, { pageErrors: [e] }), click('Add', false, { pageErrors: [{ ...e, step: 1 }] })]));
+    expect(titles(j)).toEqual(['Error when using button "Add"']);
+  });
+
+  it('all buttons dead costs at most 4 points (capped), and a rendered page keeps at least 1', () => {
+    const steps = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((n) => [click(n, false), click(n, false)]);
+    const j = judgeOffline(evidence({}, steps));
+    expect(j.defects.filter((d) => d.deduction > 0).reduce((s, d) => s + d.deduction, 0)).toBe(4);
+    expect(j.final8.functionality).toBe(4);
+    expect(j.defects.filter((d) => d.deduction === 0)).toHaveLength(2);
+  });
+
+  it('a freeze is critical (−4) and final functionality never exceeds the static score', () => {
+    const j = judgeOffline(evidence({}, [click('Go', true), click('Freeze', false, { outcome: 'unresponsive', effect: null })]));
+    expect(j.defects[0]).toMatchObject({ severity: 'critical', title: 'Page freezes', deduction: 4 });
+    expect(j.final8.functionality).toBe(4);
+    expect(j.final8.functionality).toBeLessThanOrEqual(j.static8.functionality);
+  });
+
+  it('alert-only handlers are placeholders', () => {
+    const alert = { type: 'alert', message: 'Coming soon!', answer: 'accepted' as const, atMs: 1 };
+    const steps = [click('Buy', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } }), click('Rent', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } })];
+    expect(titles(judgeOffline(evidence({}, steps)))).toContain('Placeholder handlers');
+  });
+});

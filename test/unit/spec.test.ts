@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { discoverSpecs } from '../../src/spec/discover.js';
+import { loadSpec, resolveSpec } from '../../src/spec/load.js';
+import { loadBenchQueries } from '../../src/spec/queries-jsonl.js';
+import { expandTasks } from '../../src/spec/tasks.js';
+import { ROOT, SHARED, tmpDir, writeFiles } from '../helpers.js';
+
+const good = {
+  query: { id: 'q1', prompt: 'Make a clock', language: 'Chinese', kind: 'dynamic' },
+  candidates: [{ name: 'm1', mode: 'html', path: 'a.html' }],
+};
+
+function errorOf(raw: unknown, file = '/x/spec.cookie.yaml'): InputError {
+  try {
+    resolveSpec(raw, file);
+  } catch (e) {
+    return e as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('spec validation', () => {
+  it('accepts a valid inline query, normalises the language and keeps unknown keys', () => {
+    const { suite } = resolveSpec({ ...good, notes: 'extra keys are allowed' }, '/x/s.cookie.yaml');
+    expect(suite.queries[0]).toMatchObject({ id: 'q1', language: 'zh', languageLabel: 'Chinese', kind: 'dynamic' });
+    expect(suite.candidates[0]).toMatchObject({ name: 'm1', mode: 'html', path: 'a.html' });
+  });
+
+  it.each([
+    [{ ...good, query: { ...good.query, kind: 'interactive' } }, 'query.kind', 'static'],
+    [{ ...good, query: { ...good.query, language: 'Klingon' } }, 'query.language', 'ISO 639-1'],
+    [{ ...good, candidates: [{ name: 'm1', mode: 'vue', path: 'a.html' }] }, 'candidates.0.mode', '"html"'],
+    [{ ...good, candidates: [{ name: 'm1', mode: 'html' }] }, 'candidates.0.path', 'file or folder'],
+    [{ ...good, candidates: [] }, 'candidates', 'at least one candidate'],
+    [{ candidates: good.candidates }, 'query', '`queries:`'],
+    [{ ...good, queries: 'q.jsonl' }, 'queries', '`queries:`'],
+    [{ ...good, candidates: [good.candidates[0], good.candidates[0]] }, 'candidates.1.name', 'distinct'],
+    ['just a string', '(top level)', 'candidates:'],
+  ])('rejects %j with one line naming file, field and fix', (raw, field, fix) => {
+    const e = errorOf(raw);
+    expect(e).toBeInstanceOf(InputError);
+    expect(e.field).toBe(field);
+    expect(e.message).toContain('/x/spec.cookie.yaml');
+    expect(e.message).toContain(`: ${field}: `);
+    expect(e.message).toContain('Fix: ');
+    expect(e.fix).toContain(fix);
+    expect(e.message.split('\n')).toHaveLength(1);
+  });
+
+  it('reports YAML syntax errors with line and column', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'bad.cookie.yaml': 'query:\n  id: x\n  prompt: "unclosed\ncandidates: [\n' });
+    await expect(loadSpec(path.join(dir, 'bad.cookie.yaml'))).rejects.toThrow(/bad\.cookie\.yaml:\d+:\d+: \(yaml\): .* Fix: fix the YAML syntax/);
+  });
+
+  it('loads a TypeScript spec through defineSpec', async () => {
+    const { suite } = await loadSpec(path.join(ROOT, 'examples/landing/landing.cookie.spec.ts'));
+    expect(suite.queries[0]!.id).toBe('coffee-landing');
+    expect(suite.candidates[0]!.thresholds).toEqual({ total: 70 });
+  });
+
+  it('expands {data_id} paths against the spec folder and layers thresholds', () => {
+    const dir = tmpDir();
+    writeFiles(dir, {
+      'q.jsonl': [
+        JSON.stringify({ data_id: 'webdev_1', query: 'a page', L1: 'Static web pages', L2: 'Display & Content', L3: 'Static Data Display', difficulty: 'Easy', language: 'English' }),
+        JSON.stringify({ data_id: 'webdev_2', query: '一个页面', L1: 'Dynamic web pages', L2: 'Browser Games', difficulty: 'Hard', language: 'Chinese' }),
+      ].join('\n'),
+    });
+    const { suite } = resolveSpec({ queries: 'q.jsonl', thresholds: { total: 40 }, candidates: [{ name: 'gpt x', mode: 'html', path: 'out/{data_id}/index.html', thresholds: { functionality: 50 } }] }, path.join(dir, 's.cookie.yaml'));
+    const tasks = expandTasks([suite], { aesthetics: 10 });
+    expect(tasks.map((t) => t.id)).toEqual(['webdev_1/gpt-x', 'webdev_2/gpt-x']);
+    expect(tasks[1]!.candidate.artifactPath).toBe(path.join(dir, 'out/webdev_2/index.html'));
+    expect(tasks[1]!.query).toMatchObject({ kind: 'dynamic', language: 'zh', category: 'Browser Games' });
+    expect(tasks[0]!.thresholds).toEqual({ aesthetics: 10, total: 40, functionality: 50 });
+  });
+
+  it('select restricts a query file and names ids that do not exist', () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'q.jsonl': JSON.stringify({ data_id: 'a', query: 'x', L1: 'Static web pages', language: 'en' }) + '\n' });
+    const e = errorOf({ queries: 'q.jsonl', select: ['a', 'zzz'], candidates: good.candidates }, path.join(dir, 's.cookie.yaml'));
+    expect(e.field).toBe('select');
+    expect(e.message).toContain('zzz');
+  });
+});
+
+describe('Cookie-Bench JSONL', () => {
+  it('loads the 1,000 queries and reports label noise instead of crashing', () => {
+    const { queries, problems } = loadBenchQueries(path.join(SHARED, 'cookie-bench/cookie_bench_1000q.jsonl'));
+    expect(queries).toHaveLength(1000);
+    expect(queries.filter((q) => q.kind === 'dynamic')).toHaveLength(772);
+    expect(queries.filter((q) => q.language === 'zh')).toHaveLength(300);
+    expect(queries.every((q) => q.language !== 'und')).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('names the file and line of a malformed record', () => {
+    const dir = tmpDir();
+    const f = path.join(dir, 'q.jsonl');
+    fs.writeFileSync(f, `${JSON.stringify({ data_id: 'a', query: 'x' })}\n{not json}\n`);
+    expect(() => loadBenchQueries(f)).toThrow(new RegExp(`q\\.jsonl:2: \\(line\\): is not valid JSON`));
+    fs.writeFileSync(f, `${JSON.stringify({ data_id: 'a', query: 'x', L1: 'Web pages', language: 'Elvish' })}\n`);
+    const { queries, problems } = loadBenchQueries(f);
+    expect(queries[0]).toMatchObject({ kind: 'dynamic', language: 'und' });
+    expect(problems.join('\n')).toMatch(/L1 "Web pages".*\n.*language "Elvish"/);
+  });
+});
+
+describe('spec discovery', () => {
+  it('finds YAML and TS specs in folders and rejects non-spec files', async () => {
+    const files = await discoverSpecs(['examples'], ROOT, ['**/*.cookie.{yaml,yml}', '**/*.cookie.spec.ts'], ['**/node_modules/**']);
+    expect(files.map((f) => path.relative(ROOT, f))).toEqual(['examples/counter-zh/counter.cookie.yaml', 'examples/landing/landing.cookie.spec.ts', 'examples/todo/todo.cookie.yaml']);
+    await expect(discoverSpecs(['package.json'], ROOT, ['**/*'], [])).rejects.toThrow(/is not a spec file/);
+    await expect(discoverSpecs(['nope'], ROOT, ['**/*'], [])).rejects.toThrow(/does not exist/);
+  });
+});
