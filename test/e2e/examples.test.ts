@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EvaluationResult, RunResults, TraceStep } from '../../src/types.js';
+import { readResults, runCli, tmpDir } from '../helpers.js';
+
+// The README's main job, run through the real CLI on the bundled examples.
+let out: string;
+let run: RunResults;
+let cli: { code: number | null; stdout: string; stderr: string };
+const byId = (id: string): EvaluationResult => run.evaluations.find((e) => e.id === id)!;
+const titles = (id: string) => byId(id).defects.map((d) => d.title);
+
+beforeAll(async () => {
+  out = tmpDir('cookie-examples-');
+  cli = await runCli(['test', 'examples', '--output-dir', out, '--concurrency', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json']);
+  run = readResults(out);
+}, 290_000);
+
+describe('cookie test examples (end to end)', () => {
+  it('exits 0 and prints the summary table', () => {
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toMatch(/candidate\s+query\s+F\s+A\s+Total\s+crit\s+major\s+minor\s+status/);
+    expect(cli.stdout).toMatch(/Evaluations 9 · 9 passed/);
+  });
+
+  it('writes results.json with the documented contract', () => {
+    expect(run.schemaVersion).toBe(1);
+    expect(run.cookieVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run.browserVersion).toMatch(/^\d+\./);
+    expect(run.finishedAt).toBeTruthy();
+    expect((run.config as { agent: { steps: number } }).agent.steps).toBe(25);
+    expect(run.evaluations).toHaveLength(9);
+    for (const e of run.evaluations) {
+      expect(e.status).toBe('scored');
+      expect(Object.keys(e.scores!).sort()).toEqual(['aesthetics', 'functionality', 'total']);
+      expect(Math.abs(e.scores!.total - (e.scores!.functionality + e.scores!.aesthetics) / 2)).toBeLessThanOrEqual(0.0501);
+      expect(e.rubric.length).toBe(18);
+      expect(e.timings.total).toBeGreaterThan(0);
+      expect(e.timings.perceive).toBeGreaterThan(0);
+      const dir = path.join(out, e.evidenceDir);
+      expect(fs.existsSync(path.join(dir, 'evidence.json'))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'screenshots', 'fullpage.png'))).toBe(true);
+      for (const w of [375, 768, 1280]) expect(fs.existsSync(path.join(dir, 'screenshots', `viewport-${w}.png`))).toBe(true);
+      for (const d of e.defects) {
+        expect(['critical', 'major', 'minor']).toContain(d.severity);
+        expect(['functionality', 'aesthetics']).toContain(d.dimension);
+        expect(d.title && d.detail).toBeTruthy();
+      }
+    }
+    expect(fs.existsSync(path.join(out, 'junit.xml'))).toBe(true);
+    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(9);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(9);
+  });
+
+  it('finds the planted defect of each todo candidate', () => {
+    expect(titles('todo-list/good')).toEqual([]);
+    expect(titles('todo-list/dead-button')).toEqual(['Dead button "Add task"']);
+    expect(titles('todo-list/throws')[0]).toMatch(/^Error when using button "Add task"/);
+    expect(byId('todo-list/throws').defects[0]!.detail).toMatch(/TypeError: Cannot read properties of null/);
+    expect(titles('todo-list/syntax-error')).toContain('Blank page');
+    expect(byId('todo-list/syntax-error').defects.find((d) => d.rubricItem === '5')!.detail).toMatch(/SyntaxError/);
+    expect(byId('todo-list/freeze').defects[0]).toMatchObject({ severity: 'critical', title: 'Page freezes' });
+    expect(titles('todo-list/overflow')).toEqual(['Horizontal overflow at 375 px']);
+    expect(titles('counter-zh/english-ui')).toEqual(['Page language does not match the query']);
+  });
+
+  it('ranks the good page highest and the broken pages in a sensible order', () => {
+    const t = (c: string) => byId(`todo-list/${c}`).scores!.total;
+    for (const bad of ['dead-button', 'throws', 'syntax-error', 'freeze', 'overflow']) expect(t('good')).toBeGreaterThan(t(bad));
+    expect(t('syntax-error')).toBeLessThan(10);
+    expect(t('freeze')).toBeLessThan(t('dead-button'));
+    expect(byId('todo-list/overflow').scores!.aesthetics).toBeLessThan(byId('todo-list/good').scores!.aesthetics);
+    expect(byId('counter-zh/good').scores!.total).toBeGreaterThan(byId('counter-zh/english-ui').scores!.total);
+  });
+
+  it('records an interaction trace with keyframes and visible effects', () => {
+    const trace = JSON.parse(fs.readFileSync(path.join(out, byId('todo-list/good').evidenceDir, 'trace.json'), 'utf8')) as { steps: TraceStep[]; endedBecause: string };
+    expect(trace.steps.length).toBeGreaterThanOrEqual(5);
+    expect(trace.steps[0]!.action.kind).toBe('fill');
+    const add = trace.steps.find((s) => s.action.target?.name === 'Add task')!;
+    expect(add.effect!.screenChanged).toBe(true);
+    expect(fs.existsSync(path.join(out, byId('todo-list/good').evidenceDir, add.screenshotAfter!))).toBe(true);
+    const freeze = JSON.parse(fs.readFileSync(path.join(out, byId('todo-list/freeze').evidenceDir, 'trace.json'), 'utf8'));
+    expect(freeze.endedBecause).toBe('unresponsive');
+  });
+
+  it('can re-judge stored evidence without a browser', async () => {
+    const before = byId('todo-list/dead-button').scores;
+    const r = await runCli(['judge', out], { env: { COOKIE_CHROMIUM: '/nonexistent' } });
+    expect(r.code).toBe(0);
+    expect(readResults(out).evaluations.find((e) => e.id === 'todo-list/dead-button')!.scores).toEqual(before);
+  });
+});
