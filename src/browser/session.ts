@@ -78,11 +78,22 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   context.setDefaultNavigationTimeout(15_000);
   await context.addInitScript({ path: PROBE });
 
+  // the document a page tried to open off the app (its own URL then reads chrome-error://)
+  const blockedDocument = new WeakMap<Page, string>();
+  let lastBlockedDocument: string | undefined;
   await context.route('**/*', (route) => {
     const req = route.request();
     const url = req.url();
     if (isSameOrigin(url, origin)) return route.continue().catch(() => {});
     log.blockedUrls.add(url);
+    if (req.resourceType() === 'document') {
+      lastBlockedDocument = url;
+      try {
+        blockedDocument.set(req.frame().page(), url);
+      } catch {
+        /* a popup's first request can come before its page exists */
+      }
+    }
     log.failedRequests.push({ url: url.slice(0, 500), resourceType: req.resourceType(), errorText: 'blocked: outside localhost', blocked: true, atMs: log.now(), step: log.step });
     return route.abort('blockedbyclient').catch(() => {});
   });
@@ -103,7 +114,8 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     // a popup: record where it went, then close it (the app must not spawn windows we do not watch)
     void (async () => {
       await p.waitForURL((u) => u.href !== 'about:blank', { timeout: 1500 }).catch(() => {});
-      const url = p.url();
+      let url = p.url();
+      if (url === 'about:blank' || url.startsWith('chrome-error:')) url = blockedDocument.get(p) ?? lastBlockedDocument ?? url;
       log.navigations.push({ kind: 'popup', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
       await p.close().catch(() => {});
     })();
@@ -119,8 +131,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
 
   page.on('framenavigated', (f) => {
     if (f !== page.mainFrame()) return;
-    const url = f.url();
+    let url = f.url();
     if (url === 'about:blank') return;
+    if (url.startsWith('chrome-error:')) url = blockedDocument.get(page) ?? url;
     log.navigations.push({ kind: 'navigation', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
   });
 

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EvaluationResult, RunResults } from '../../src/types.js';
+import { readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+
+// Untrusted pages: they reach for the network, open dialogs and popups, navigate away, hang on load.
+const page = (body: string, script = '') => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+<style>body{font-family:sans-serif;padding:24px;background:#f6f7fb}button{padding:8px 14px;border-radius:8px;border:0;background:#4455ee;color:#fff}</style></head>
+<body><h1>Hostile test page</h1><p>This page exists to test how the evaluator copes with misbehaving applications written by models.</p>${body}<script>${script}</script></body></html>`;
+
+let dir: string;
+let out: string;
+let run: RunResults;
+let cli: Awaited<ReturnType<typeof runCli>>;
+const byCandidate = (c: string): EvaluationResult => run.evaluations.find((e) => e.candidate === c)!;
+
+beforeAll(async () => {
+  dir = tmpDir('cookie-hostile-');
+  out = path.join(dir, 'out');
+  writeFiles(dir, {
+    'network.html': page(
+      '<img src="https://images.example.com/hero.jpg" width="300" height="200" alt="hero"><button id="b">Load data</button><div id="r"></div>',
+      `fetch('https://api.example.com/secrets').catch(()=>{});
+       try { new WebSocket('wss://socket.example.com/live'); } catch (e) {}
+       navigator.sendBeacon && navigator.sendBeacon('https://track.example.com/b', 'x');
+       document.getElementById('b').onclick = () => fetch('http://8.8.8.8/x').catch(() => { document.getElementById('r').textContent = 'offline'; });`,
+    ),
+    'dialogs.html': page(
+      '<button id="clear">Clear all</button><ul id="l"><li>one</li><li>two</li></ul>',
+      `alert('Welcome!');
+       document.getElementById('clear').onclick = () => { if (confirm('Really clear?')) document.getElementById('l').innerHTML = ''; };`,
+    ),
+    'popup.html': page('<button id="p">Open docs</button><a href="https://evil.example.com/away">Leave the app</a><button id="nav">Go away</button>', `document.getElementById('p').onclick = () => window.open('https://docs.example.com', '_blank');
+       document.getElementById('nav').onclick = () => { location.href = 'https://evil.example.com/'; };`),
+    'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
+    'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
+  });
+  cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
+  run = readResults(out);
+}, 290_000);
+
+describe('hostile pages and bad input', () => {
+  it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
+    expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
+    expect(run.evaluations).toHaveLength(6);
+    expect(cli.code).toBe(1);
+  });
+
+  it('a missing artifact is an error at stage load, and the run goes on', () => {
+    expect(byCandidate('missing')).toMatchObject({ status: 'error', error: { stage: 'load' }, scores: null, passed: false });
+    expect(byCandidate('missing').error!.message).toMatch(/does-not-exist\.html/);
+  });
+
+  it('blocks and records every request that leaves localhost, and does not blame the app for blocked images', () => {
+    const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('network').evidenceDir, 'evidence.json'), 'utf8'));
+    const blocked = ev.failedRequests.filter((r: { blocked: boolean }) => r.blocked).map((r: { url: string }) => r.url).join(' ');
+    for (const host of ['images.example.com', 'api.example.com', 'socket.example.com', 'track.example.com', '8.8.8.8']) expect(blocked).toContain(host);
+    expect(byCandidate('network').status).toBe('scored');
+    expect(byCandidate('network').defects.filter((d) => d.rubricItem === '15')).toEqual([]);
+  });
+
+  it('answers dialogs (confirm accepted, so "Clear all" works) and records them', () => {
+    const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('dialogs').evidenceDir, 'evidence.json'), 'utf8'));
+    expect(ev.dialogs.map((d: { type: string; message: string }) => `${d.type}:${d.message}`)).toEqual(expect.arrayContaining(['alert:Welcome!', 'confirm:Really clear?']));
+    expect(byCandidate('dialogs').defects.filter((d) => /Dead/.test(d.title))).toEqual([]);
+  });
+
+  it('records popups and navigation away, returns to the app and keeps exploring', () => {
+    const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('popup').evidenceDir, 'evidence.json'), 'utf8'));
+    const navs = ev.navigations.filter((n: { offApp: boolean }) => n.offApp);
+    expect(navs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'popup', url: 'https://docs.example.com/' }),
+        expect.objectContaining({ kind: 'navigation', url: 'https://evil.example.com/' }),
+      ]),
+    );
+    expect(ev.interaction.steps.length).toBeGreaterThanOrEqual(2);
+    expect(byCandidate('popup').status).toBe('scored');
+  });
+
+  it('a page that hangs on load ends with a result and a critical defect, within bounded time', () => {
+    const r = byCandidate('hang-on-load');
+    expect(r.status).toBe('scored');
+    expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
+    expect(r.scores!.total).toBe(0);
+    expect(r.timings.total!).toBeLessThan(60_000);
+  });
+
+  it('the app cannot see the host environment', () => {
+    const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('env').evidenceDir, 'evidence.json'), 'utf8'));
+    expect(ev.static.inventory.textSample).toContain('no process');
+    expect(JSON.stringify(run)).not.toContain('sk-should-never-leak');
+  });
+});
