@@ -21,8 +21,8 @@ export function defineConfig(config: UserConfig): UserConfig {
 /**
  * Type helper for `*.cookie.spec.ts`: the same shape as a YAML spec — `query` (inline) or `queries`
  * (a Cookie-Bench JSONL path), and `candidates`. Validated with zod when loaded; relative paths resolve
- * against the spec file's folder.
+ * against the spec file's folder. A TS spec may also export an array of specs (one per query).
  */
-export function defineSpec(spec: SpecInput): SpecInput {
+export function defineSpec<T extends SpecInput | SpecInput[]>(spec: T): T {
   return spec;
 }

@@ -54,8 +54,10 @@ const GAME_KEYS: { key: string; hold: boolean }[] = [
   { key: 'ArrowLeft', hold: true },
   { key: 'ArrowUp', hold: true },
   { key: 'ArrowDown', hold: true },
-  { key: 'd', hold: true },
+  { key: 'w', hold: true },
   { key: 'a', hold: true },
+  { key: 's', hold: true },
+  { key: 'd', hold: true },
 ];
 const TEXT_TYPES = new Set(['text', 'email', 'number', 'tel', 'url', 'password', 'search', 'date', 'time', 'datetime-local', 'month', 'week', 'textarea', undefined as unknown as string]);
 

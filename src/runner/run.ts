@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
 import { judgeOffline } from '../judge/offline/judge.js';
 import { discoverSpecs } from '../spec/discover.js';
-import { loadSpec } from '../spec/load.js';
+import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
 import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } from '../types.js';
 import { COOKIE_VERSION } from '../version.js';
@@ -87,8 +87,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const suites: Suite[] = [];
   for (const f of files) {
     try {
-      const { suite, problems } = await loadSpec(f);
-      suites.push(suite);
+      const { suites: found, problems } = await loadSpecs(f);
+      suites.push(...found);
       for (const p of problems.slice(0, 10)) await reporter.onError(`warning: ${p}`);
       if (problems.length > 10) await reporter.onError(`warning: ${problems.length - 10} more label problems in ${f}`);
     } catch (e) {

@@ -20,6 +20,7 @@ export function isSpecFile(file: string): boolean {
  * @throws InputError for YAML syntax errors (with line:col) and import failures
  */
 export async function readSpecObject(file: string): Promise<unknown> {
+  // (a TS spec may also export an array of specs, or a function returning one)
   if (/\.ya?ml$/.test(file)) {
     const text = fs.readFileSync(file, 'utf8');
     try {
@@ -102,5 +103,31 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
  * @throws InputError naming the file, the field and the fix
  */
 export async function loadSpec(file: string): Promise<{ suite: Suite; problems: string[] }> {
-  return resolveSpec(await readSpecObject(file), file);
+  const raw = await readSpecObject(file);
+  if (Array.isArray(raw)) throw new InputError(file, '(top level)', 'holds several specs', 'use loadSpecs for spec files that export an array');
+  return resolveSpec(raw, file);
+}
+
+/**
+ * Load a spec file into one or more suites: a TypeScript spec may export an array of specs (e.g. one per
+ * query of a folder it lists). Field paths in errors are prefixed with the array index.
+ * @throws InputError naming the file, the field and the fix
+ */
+export async function loadSpecs(file: string): Promise<{ suites: Suite[]; problems: string[] }> {
+  const raw = await readSpecObject(file);
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (!list.length) throw new InputError(file, '(top level)', 'is an empty list of specs', 'export at least one spec');
+  const suites: Suite[] = [];
+  const problems: string[] = [];
+  list.forEach((item, i) => {
+    try {
+      const r = resolveSpec(item, file);
+      suites.push(r.suite);
+      problems.push(...r.problems);
+    } catch (e) {
+      if (e instanceof InputError && Array.isArray(raw)) throw new InputError(e.file, `${i}.${e.field}`, e.problem, e.fix);
+      throw e;
+    }
+  });
+  return { suites, problems };
 }
