@@ -459,6 +459,11 @@ export interface Judgement {
   rubric: RubricVerdict[];
   /** How the static scores were adjusted, in words (baseline, bonuses, deductions). */
   reasons: string[];
+  /**
+   * Set when the evidence cannot be fairly scored because of the environment, not the app (e.g. the page
+   * stays blank because a CDN library could not be loaded offline). The result is then status `error`.
+   */
+  unscorable?: string | null;
 }
 
 // ───────────────────────────── results ─────────────────────────────

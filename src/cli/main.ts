@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
 import { judgeOffline } from '../judge/offline/judge.js';
+import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
 import { runCookie } from '../runner/run.js';
 import type { Evidence } from '../types.js';
@@ -67,7 +68,9 @@ export async function main(argv: string[]): Promise<void> {
         if (!ev.static) continue;
         const j = judgeOffline(ev);
         writeJsonAtomic(path.join(outputDir, r.evidenceDir, 'judgement.json'), j);
-        Object.assign(r, { status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
+        Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons });
+        if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
+        else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds }) });
         console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
       }
       writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);

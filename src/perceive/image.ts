@@ -41,7 +41,7 @@ export function imageStats(img: Rgba): { variance: number; colours: number; mean
 }
 
 /**
- * Share (0–1) of pixels that differ from the dominant colour (colours quantised to 4 bits a channel):
+ * Share (0–1) of pixels that differ from the dominant colour (colours quantised to 5 bits a channel, so #f0f0f0 and white stay apart):
  * how much of the screen carries content rather than background.
  */
 export function contentShare(img: Rgba): number {
@@ -52,7 +52,7 @@ export function contentShare(img: Rgba): number {
   let count = 0;
   for (let i = 0; i < n; i += step) {
     const o = i * 4;
-    const k = ((data[o]! >> 4) << 8) | ((data[o + 1]! >> 4) << 4) | (data[o + 2]! >> 4);
+    const k = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
     hist.set(k, (hist.get(k) ?? 0) + 1);
     count++;
   }

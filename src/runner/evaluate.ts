@@ -191,6 +191,7 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     const j = await timebox(Promise.resolve(ctx.judge(evidence, absDir)), ctx.config.timeouts.judge, 'judge stage');
     timings.judge = Date.now() - tj;
     writeJsonAtomic(path.join(absDir, 'judgement.json'), j);
+    if (j.unscorable) return done({ ...base, defects: j.defects, rubric: j.rubric, reasons: j.reasons, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
     return done({ ...base, status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
   } catch (e) {
     return done({ ...base, error: { stage: 'judge', message: errorMessage(e) } });

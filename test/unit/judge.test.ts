@@ -118,6 +118,24 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.final8.functionality).toBeLessThanOrEqual(j.static8.functionality);
   });
 
+  it('controls that do nothing because a CDN library could not load offline are not blamed on the app', () => {
+    const cdn = [{ url: 'https://cdnjs.cloudflare.com/ajax/libs/p5.js/1.7.0/min/p5.min.js', resourceType: 'script', blocked: true, atMs: 1 }];
+    const j = judgeOffline(evidence({ failedRequests: cdn }, [click('Run', false), click('Run', false)]));
+    expect(j.defects).toEqual([]);
+    expect(j.rubric.find((r) => r.id === '13')).toMatchObject({ verdict: 'exempt' });
+    expect(j.reasons.join(' ')).toMatch(/could not be loaded offline/);
+    // the same page without the blocked library: the dead control is the app's
+    expect(titles(judgeOffline(evidence({}, [click('Run', false), click('Run', false)])))).toEqual(['Dead button "Run"']);
+  });
+
+  it('a page that stays blank without its CDN library is unscorable, not a model failure', () => {
+    const st = perception();
+    for (const v of st.viewports) v.blank = { isBlank: true, variance: 0, colours: 1, meanBrightness: 255 };
+    const j = judgeOffline(evidence({ static: st, failedRequests: [{ url: 'https://unpkg.com/react@18/umd/react.production.min.js', resourceType: 'script', blocked: true, atMs: 1 }] }, null));
+    expect(j.unscorable).toMatch(/unpkg\.com/);
+    expect(j.rubric.find((r) => r.id === '1')!.verdict).toBe('exempt');
+  });
+
   it('alert-only handlers are placeholders', () => {
     const alert = { type: 'alert', message: 'Coming soon!', answer: 'accepted' as const, atMs: 1 };
     const steps = [click('Buy', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } }), click('Rent', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } })];

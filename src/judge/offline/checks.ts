@@ -1,4 +1,5 @@
 import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, ViewportCheck } from '../../types.js';
+import { isCdnUrl } from '../../common/cdn.js';
 import { rubricItem } from '../rubric.js';
 
 /**
@@ -40,6 +41,10 @@ export interface Facts {
   entryFailed: boolean;
   vpDefault: ViewportCheck | undefined;
   blockedScripts: boolean;
+  /** Library scripts from public CDNs that could not be loaded offline (the environment's fault). */
+  cdnScriptsMissing: string[];
+  /** Stylesheets and fonts from public CDNs that could not be loaded offline. */
+  cdnStylesMissing: string[];
   steps: TraceStep[];
 }
 
@@ -58,6 +63,8 @@ export function facts(ev: Evidence): Facts {
     entryFailed,
     vpDefault,
     blockedScripts: ev.failedRequests.some((r) => r.blocked && (r.resourceType === 'script' || r.resourceType === 'stylesheet')),
+    cdnScriptsMissing: [...new Set(ev.failedRequests.filter((r) => r.blocked && r.resourceType === 'script' && isCdnUrl(r.url)).map((r) => r.url))],
+    cdnStylesMissing: [...new Set(ev.failedRequests.filter((r) => r.blocked && (r.resourceType === 'stylesheet' || r.resourceType === 'font') && isCdnUrl(r.url)).map((r) => r.url))],
     steps: ev.interaction?.steps ?? [],
   };
 }
@@ -95,6 +102,9 @@ export function codeRenders(f: Facts): CheckResult {
       verdict: verdict('1', 'fail', method, 'the entry document did not load'),
       defects: [{ severity: 'critical', dimension: 'functionality', title: 'Entry page does not load', detail: f.ev.static.problems.join('; '), rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
     };
+  }
+  if (f.blank && f.cdnScriptsMissing.length) {
+    return { verdict: verdict('1', 'exempt', method, `blank, but the page depends on library script(s) that could not be loaded offline: ${f.cdnScriptsMissing.slice(0, 3).join(', ')}`), defects: [] };
   }
   if (f.blank) {
     const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
@@ -210,6 +220,9 @@ export function layout(f: Facts): CheckResult {
   const method = 'share of the 1280-px screenshot that differs from its background colour';
   if (!f.rendered || !f.vpDefault) return { verdict: verdict('7', 'not-assessed', method, 'the page did not render'), defects: [] };
   const share = f.vpDefault.contentShare;
+  if (share < 0.03 && f.cdnScriptsMissing.length) {
+    return { verdict: verdict('7', 'exempt', method, `mostly empty, but library script(s) could not be loaded offline (${f.cdnScriptsMissing[0]})`), defects: [] };
+  }
   if (share < 0.03) {
     return {
       verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content`),
@@ -354,7 +367,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
   }
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
 
-  // dead controls: every try (≥ 2) performed, none with a visible effect
+  // dead controls: every try (≥ 2) performed, none with a visible effect — unless a library the page
+  // needs could not be loaded offline, in which case no control can be blamed on the app
+  const libMissing = f.cdnScriptsMissing.length > 0;
+  let exemptDead = 0;
   const byTarget = new Map<string, TraceStep[]>();
   for (const s of steps) {
     if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
@@ -369,6 +385,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
       continue;
     }
     if (tries.length < 2 || erroredTargets.has(sig)) continue; // one try is not proof; an error is already counted
+    if (libMissing) {
+      exemptDead++;
+      continue;
+    }
     dead++;
     const t = tries[0]!.action.target!;
     const primary = t.role === 'button' || t.tag === 'button';
@@ -379,7 +399,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
   if (tr.gameLike) {
     const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
     const still = (f.ev.static?.animatedShare ?? 0) < 0.005;
-    if (keys.length >= 4 && still && keys.every((s) => !s.effect!.screenChanged)) {
+    if (keys.length >= 4 && still && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
       d13.push({ severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
     }
   }
@@ -399,7 +419,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
   return [
     { verdict: verdict('3', d3.length ? 'fail' : 'not-assessed', m3, d3.length ? d3.map((d) => d.title).join('; ') : `no broken behaviour in ${acted.length} actions; correctness against the brief needs a model-backed judge`), defects: d3 },
     { verdict: verdict('3a', dead || d3.length ? 'fail' : 'pass', 'tally of exercised controls', `${working} control(s) responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)`), defects: [] },
-    { verdict: verdict('13', d13.length ? 'fail' : acted.length ? 'pass' : 'not-assessed', m13, `${withEffect}/${acted.length} actions had a visible effect`), defects: d13 },
+    {
+      verdict: verdict('13', d13.length ? 'fail' : exemptDead ? 'exempt' : acted.length ? 'pass' : 'not-assessed', m13, `${withEffect}/${acted.length} actions had a visible effect${exemptDead ? `; ${exemptDead} control(s) without effect not counted: ${f.cdnScriptsMissing[0]} could not be loaded offline` : ''}`),
+      defects: d13,
+    },
     { verdict: verdict('14', d14.length ? 'fail' : hang ? 'fail' : acted.length ? 'pass' : 'not-assessed', m14, d14.length ? d14.map((d) => d.title).join('; ') : hang ? 'the page froze' : 'no placeholder handlers or off-app navigation'), defects: d14 },
   ];
 }

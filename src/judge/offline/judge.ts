@@ -129,6 +129,10 @@ export function judgeOffline(ev: Evidence): Judgement {
   byId.set('10', refinementVerdict(f.rendered ? base.tier : 0, base.signals));
   const rubric = RUBRIC.map((item) => byId.get(item.id)!).filter(Boolean);
 
+  if (f.cdnStylesMissing.length) reasons.push(`Aesthetics may be understated: ${f.cdnStylesMissing.length} stylesheet(s)/font(s) from public CDNs could not be loaded offline (${f.cdnStylesMissing[0]}).`);
+  if (f.cdnScriptsMissing.length) reasons.push(`Environment: ${f.cdnScriptsMissing.length} library script(s) from public CDNs could not be loaded offline (${f.cdnScriptsMissing[0]}); effects that depend on them are not blamed on the app.`);
+  const unscorable = !f.rendered && f.blank && f.cdnScriptsMissing.length ? `the page did not render without library script(s) that could not be loaded offline: ${f.cdnScriptsMissing.slice(0, 3).join(', ')}` : null;
+
   const final8: Scores8 = { functionality: clamp(finalF), aesthetics: clamp(finalA) };
   const F = to100(final8.functionality);
   const A = to100(final8.aesthetics);
@@ -140,5 +144,6 @@ export function judgeOffline(ev: Evidence): Judgement {
     defects,
     rubric,
     reasons,
+    unscorable,
   };
 }

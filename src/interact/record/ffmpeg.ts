@@ -1,0 +1,143 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/**
+ * The one module that runs ffmpeg and ffprobe (fluent-ffmpeg is archived upstream; MACHINE.md gives the
+ * recipes). Everything else asks this module; nothing else spawns ffmpeg.
+ */
+
+/** Binary names, overridable for tests (COOKIE_FFMPEG / COOKIE_FFPROBE). */
+export const FFMPEG = () => process.env.COOKIE_FFMPEG || 'ffmpeg';
+export const FFPROBE = () => process.env.COOKIE_FFPROBE || 'ffprobe';
+
+/** True when the ffmpeg binary runs. */
+export function ffmpegAvailable(): boolean {
+  try {
+    return spawnSync(FFMPEG(), ['-hide_banner', '-version'], { timeout: 10_000 }).status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A running H.264 encoder fed with JPEG frames at a constant frame rate. */
+export interface FrameEncoder {
+  /** Write one JPEG frame (one output frame). @returns false once the encoder is gone */
+  write(jpeg: Buffer): boolean;
+  /** Close the input and wait for the MP4 (time-boxed). @returns ok, or the reason it failed */
+  finish(timeoutMs?: number): Promise<{ ok: boolean; reason?: string }>;
+  /** Set when ffmpeg exited early or could not start. */
+  readonly failure: string | null;
+}
+
+/**
+ * Start ffmpeg encoding a constant-frame-rate stream of JPEG frames to H.264 MP4 (libx264, CRF 23,
+ * yuv420p, veryfast; METHOD.md §9 and MACHINE.md): `-f image2pipe -framerate FPS -c:v mjpeg -i pipe:0`.
+ * The caller decides which frames exist (Cookie writes frames only while the app runs, so the agent's
+ * thinking time is not in the video).
+ * @param out MP4 path
+ * @param fps output (= input) frame rate
+ */
+export function startFrameEncoder(out: string, fps: number): FrameEncoder {
+  let failure: string | null = null;
+  let stderr = '';
+  let proc: ChildProcessWithoutNullStreams | null = null;
+  try {
+    proc = spawn(FFMPEG(), [
+      '-hide_banner', '-loglevel', 'error', '-y',
+      '-f', 'image2pipe', '-framerate', String(fps), '-c:v', 'mjpeg', '-i', 'pipe:0',
+      '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart',
+      out,
+    ]);
+  } catch (e) {
+    failure = `ffmpeg could not start: ${(e as Error).message}`;
+  }
+  const exited = new Promise<number | null>((resolve) => {
+    if (!proc) return resolve(null);
+    proc.on('error', (e) => {
+      failure ??= `ffmpeg could not start: ${e.message}`;
+      resolve(null);
+    });
+    proc.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    proc.stdin.on('error', () => {
+      failure ??= `ffmpeg closed its input: ${stderr.trim().split('\n').pop() ?? ''}`;
+    });
+    proc.on('exit', (code, signal) => {
+      if (code !== 0) failure ??= `ffmpeg exited with ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}`;
+      resolve(code);
+    });
+  });
+  return {
+    get failure() {
+      return failure;
+    },
+    write(jpeg: Buffer): boolean {
+      if (failure || !proc || proc.stdin.destroyed) return false;
+      proc.stdin.write(jpeg);
+      return true;
+    },
+    async finish(timeoutMs = 60_000) {
+      if (proc && !proc.stdin.destroyed) proc.stdin.end();
+      const timer = setTimeout(() => {
+        failure ??= `ffmpeg did not finish within ${timeoutMs} ms`;
+        proc?.kill('SIGKILL');
+      }, timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code === 0 && !failure ? { ok: true } : { ok: false, reason: failure ?? 'ffmpeg failed' };
+    },
+  };
+}
+
+function run(bin: string, args: string[], timeoutMs: number): { ok: boolean; stdout: string; stderr: string } {
+  const r = spawnSync(bin, args, { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
+}
+
+/**
+ * Mux an MP4 video with an audio file that starts `offsetMs` into the video, re-encoding audio to AAC.
+ * @returns ok, or the reason
+ */
+export function muxAudio(video: string, audio: string, offsetMs: number, out: string): { ok: boolean; reason?: string } {
+  const r = run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', video, '-itsoffset', (offsetMs / 1000).toFixed(3), '-i', audio, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out], 120_000);
+  return r.ok ? { ok: true } : { ok: false, reason: r.stderr.trim().split('\n').pop() };
+}
+
+/** What ffprobe says about a media file (durations in ms). */
+export interface MediaInfo {
+  durationMs: number;
+  video?: { codec: string; width: number; height: number; fps: number; frames: number };
+  audio?: { codec: string; durationMs: number };
+}
+
+/** ffprobe a media file. @returns null when ffprobe fails */
+export function probeMedia(file: string): MediaInfo | null {
+  const r = run(FFPROBE(), ['-v', 'error', '-count_frames', '-show_entries', 'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,nb_read_frames,duration', '-of', 'json', file], 60_000);
+  if (!r.ok) return null;
+  const j = JSON.parse(r.stdout) as { format?: { duration?: string }; streams?: Record<string, string | number>[] };
+  const info: MediaInfo = { durationMs: Math.round(Number(j.format?.duration ?? 0) * 1000) };
+  for (const s of j.streams ?? []) {
+    if (s.codec_type === 'video') {
+      const [n, d] = String(s.avg_frame_rate || s.r_frame_rate || '0/1').split('/').map(Number);
+      info.video = { codec: String(s.codec_name), width: Number(s.width), height: Number(s.height), fps: d ? n! / d : 0, frames: Number(s.nb_read_frames ?? 0) };
+    } else if (s.codec_type === 'audio') {
+      info.audio = { codec: String(s.codec_name), durationMs: Math.round(Number(s.duration ?? 0) * 1000) };
+    }
+  }
+  return info;
+}
+
+/** Remux an audio file (e.g. a MediaRecorder WebM without duration) so it has a proper duration. */
+export function remuxAudio(input: string, out: string): { ok: boolean; reason?: string } {
+  const r = run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-c:a', 'libopus', '-b:a', '96k', out], 60_000);
+  return r.ok ? { ok: true } : { ok: false, reason: r.stderr.trim().split('\n').pop() };
+}
+
+/** Mean and max volume of a file's audio in dBFS (ffmpeg volumedetect); null when there is no audio. */
+export function audioVolume(file: string): { meanDb: number; maxDb: number } | null {
+  const r = run(FFMPEG(), ['-hide_banner', '-i', file, '-map', '0:a:0', '-af', 'volumedetect', '-f', 'null', '-'], 60_000);
+  const mean = r.stderr.match(/mean_volume: (-?[\d.]+|-inf) dB/);
+  const max = r.stderr.match(/max_volume: (-?[\d.]+|-inf) dB/);
+  if (!mean || !max) return null;
+  const num = (s: string) => (s === '-inf' ? -Infinity : Number(s));
+  return { meanDb: num(mean[1]!), maxDb: num(max[1]!) };
+}
