@@ -293,6 +293,8 @@ export interface StaticPerception {
   axe: AxeFinding[] | null;
   /** Share (0–1) of the 1280-px viewport that changes between two shots 600 ms apart (animation). */
   animatedShare: number;
+  /** DOM changes per second while nobody touches the page (clocks, tickers): the noise floor of DOM effects. */
+  idleMutationsPerSec: number;
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
 }
@@ -311,6 +313,7 @@ export type ActionKind =
   | 'hover'
   | 'wait'
   | 'back'
+  | 'drag'
   | 'finish';
 
 /** One action with its arguments. */
@@ -323,6 +326,9 @@ export interface Action {
   durationMs?: number;
   x?: number;
   y?: number;
+  /** Drag destination, px. */
+  toX?: number;
+  toY?: number;
   deltaY?: number;
 }
 
@@ -344,8 +350,14 @@ export interface TraceStep {
   index: number;
   action: Action;
   reasoning: string;
+  /** Wall clock: when the action started and ended (ISO 8601); durationMs = end − start. */
   startedAt: string;
+  endedAt?: string;
   durationMs: number;
+  /** Where the action is in video.mp4 (ms from its start); null without video. */
+  video?: { startMs: number; endMs: number } | null;
+  /** How long the agent deliberated before this step (the app frozen meanwhile), ms. */
+  thinkMs?: number;
   screenshotBefore: string | null;
   screenshotAfter: string | null;
   effect: StepEffect | null;
@@ -355,6 +367,50 @@ export interface TraceStep {
   navigations: NavigationEvent[];
   outcome: 'ok' | 'failed' | 'timeout' | 'unresponsive';
   error?: string;
+}
+
+/** The audio track of an interaction. */
+export interface AudioEvidence {
+  captured: boolean;
+  /** Relative to the evidence folder. */
+  file?: string;
+  /** Where the audio starts in the video, ms. */
+  offsetMs?: number;
+  durationMs?: number;
+  meanVolumeDb?: number | null;
+  maxVolumeDb?: number | null;
+  /** True when the audio is also muxed into video.mp4. */
+  muxed?: boolean;
+  /** What happened, in words (e.g. "the page played no audio"). */
+  note: string;
+}
+
+/** Video and audio of the interaction (paper §4.1 "multi-modal capture"). */
+export interface RecordingEvidence {
+  /** video.mp4 in the evidence folder, or null with `videoNote` saying why. */
+  video: { file: string; durationMs: number; fps: number; frames: number; width: number; height: number; repaints: number } | null;
+  videoNote: string | null;
+  audio: AudioEvidence | null;
+  /** Whether the environment freeze was on. */
+  freeze: boolean;
+}
+
+/** Tokens and cost of model calls (cost in USD from the configured price table; 0 when unpriced). */
+export interface Usage {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The agent's neutral report: it documents, never scores (paper §4.1; METHOD.md §9). */
+export interface AgentReport {
+  actionsPerformed: string[];
+  issuesFound: { feature: string; action: string; expected: string; actual: string }[];
+  featuresTested: string[];
+  featuresNotTested: string[];
+  consoleErrors: string[];
+  observation: string;
 }
 
 /** The behavioural trace of Stage 2 plus the agent's neutral summary (it documents, never scores). */
@@ -371,6 +427,9 @@ export interface InteractionTrace {
   /** True when the page treated keys (keydown listeners or canvas game). */
   gameLike: boolean;
   durationMs: number;
+  recording?: RecordingEvidence;
+  report?: AgentReport;
+  usage?: Usage;
 }
 
 /** Facts about the environment of a run, so a result can be reproduced and harness faults told apart. */

@@ -21,11 +21,22 @@
     return origAdd.call(this, type, fn, opts);
   };
 
-  // ── DOM mutation counter (attribute changes on <html>/<body> included) ──
+  // ── DOM mutation counter. No-op writes are not changes: a text set to the same value, an attribute
+  // set to the same value, a text node replaced by an identical one (render loops that rewrite an
+  // unchanged score every frame would otherwise look like constant activity).
+  const noop = (m) => {
+    if (m.type === 'characterData') return m.oldValue === m.target.data;
+    if (m.type === 'attributes') return m.oldValue === m.target.getAttribute(m.attributeName);
+    if (m.type === 'childList' && m.addedNodes.length === 1 && m.removedNodes.length === 1) {
+      const a = m.addedNodes[0], r = m.removedNodes[0];
+      return a.nodeType === 3 && r.nodeType === 3 && a.data === r.data;
+    }
+    return false;
+  };
   const startObserver = () => {
     try {
-      new MutationObserver((list) => { state.mutations += list.length; })
-        .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      new MutationObserver((list) => { for (const m of list) if (!noop(m)) state.mutations++; })
+        .observe(document, { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true });
     } catch (e) { /* ignore */ }
   };
   if (document.documentElement) startObserver(); else document.addEventListener('DOMContentLoaded', startObserver);

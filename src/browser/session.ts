@@ -5,6 +5,7 @@ import type { ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '
 import { timebox } from '../util/timebox.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
+const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media.init.js');
 
 /**
  * Everything the page did that Cookie records as evidence, stamped with ms since the session opened and
@@ -19,6 +20,8 @@ export class EventLog {
   /** URLs Cookie blocked because they left the app's origin. */
   readonly blockedUrls = new Set<string>();
   step: number | undefined;
+  /** Wall-clock ms (Date.now() in Node) when the page's audio recording started, if it did. */
+  audioStartedAt: number | null = null;
   private readonly t0 = Date.now();
 
   /** ms since the session opened. */
@@ -42,6 +45,12 @@ export interface SessionOptions {
   viewport: { width: number; height: number };
   /** Answer given to `prompt()` dialogs. */
   promptAnswer?: string;
+  /**
+   * Install Playwright's clock (timers, rAF, Date, performance become pausable) and the media init script
+   * (AudioContext/media tracking and audio capture) before any app code: needed by the environment freeze
+   * and the audio recording of Stage 2. Default true.
+   */
+  media?: boolean;
 }
 
 function isSameOrigin(url: string, origin: string): boolean {
@@ -77,6 +86,13 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   await context.addInitScript({ path: PROBE });
+  if (opts.media !== false) {
+    await context.clock.install();
+    await context.addInitScript({ path: MEDIA });
+    await context.exposeBinding('__cookieAudioStarted', () => {
+      log.audioStartedAt ??= Date.now();
+    });
+  }
 
   // the document a page tried to open off the app (its own URL then reads chrome-error://)
   const blockedDocument = new WeakMap<Page, string>();

@@ -38,6 +38,8 @@ const timeouts = z
     unresponsive: z.number().int().positive().default(5_000),
     /** Whole interaction stage. */
     interact: z.number().int().positive().default(300_000),
+    /** One deliberation of the agent (a model call; the app is frozen meanwhile). */
+    think: z.number().int().positive().default(120_000),
     /** Judge stage. */
     judge: z.number().int().positive().default(60_000),
   })
@@ -66,6 +68,19 @@ export const userConfigSchema = z
         seed: z.number().int().default(1),
         /** How long a game key is held, ms (reference verifier: 500–1000). */
         holdMs: z.number().int().min(50).max(5000).default(600),
+        /** Environment freeze: pause the app while the agent observes and deliberates. */
+        freeze: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    recording: z
+      .object({
+        /** Continuous H.264 video of the interaction (video.mp4). */
+        video: z.boolean().default(true),
+        /** Capture what the app plays (Web Audio, <audio>/<video>) and mux it into the video. */
+        audio: z.boolean().default(true),
+        /** Video frame rate (reference verifier: 15). */
+        fps: z.number().int().min(5).max(60).default(15),
       })
       .strict()
       .prefault({}),

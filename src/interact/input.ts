@@ -1,49 +1,107 @@
 import type { Page } from 'playwright';
 import type { Rng } from './random.js';
 
+/** A point of a planned pointer path and the pause before moving to it (ms). */
+export interface PathPoint {
+  x: number;
+  y: number;
+  delayMs: number;
+}
+
+const easeInOut = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - Math.pow(-2 * t + 2, 3) / 2);
+
 /**
- * Human-like input on a Playwright page (paper §4.1 Stage 2, "human-like input"; MACHINE.md): the mouse
- * travels to a target along a multi-step path with a seeded jitter and pauses before pressing; typing has
- * a per-character cadence; keys are held for a duration (games poll key state per frame, PITFALLS.md).
- * All randomness comes from the seeded {@link Rng}.
+ * Plan a human pointer path from `from` to `to` (px): a quadratic Bézier curve with a seeded sideways bow,
+ * sampled with ease-in-out spacing (slow start, fast middle, slow arrival), 6–30 points by distance, with
+ * 8–16 ms between points. Pure: the same seed gives the same path and timings.
+ */
+export function planPointerPath(from: { x: number; y: number }, to: { x: number; y: number }, rng: Rng): PathPoint[] {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const dist = Math.hypot(dx, dy);
+  const n = Math.max(6, Math.min(30, Math.round(dist / 30)));
+  const bow = rng.between(-0.15, 0.15) * dist;
+  const cx = from.x + dx / 2 - (dy / (dist || 1)) * bow;
+  const cy = from.y + dy / 2 + (dx / (dist || 1)) * bow;
+  const pts: PathPoint[] = [];
+  for (let i = 1; i <= n; i++) {
+    const t = easeInOut(i / n);
+    const x = (1 - t) * (1 - t) * from.x + 2 * (1 - t) * t * cx + t * t * to.x;
+    const y = (1 - t) * (1 - t) * from.y + 2 * (1 - t) * t * cy + t * t * to.y;
+    pts.push({ x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10, delayMs: rng.int(8, 16) });
+  }
+  pts[pts.length - 1] = { x: to.x, y: to.y, delayMs: pts[pts.length - 1]!.delayMs };
+  return pts;
+}
+
+/** Per-character typing delays (ms): 45–110 ms, longer after spaces and punctuation. Pure and seeded. */
+export function planTyping(text: string, rng: Rng): number[] {
+  return [...text].map((ch) => rng.int(45, 110) + (/[\s.,!?;:，。！？]/.test(ch) ? rng.int(40, 120) : 0));
+}
+
+/** Wheel deltas for a scroll of `deltaY` px with velocity: fast first notches, easing out. Pure. */
+export function planScroll(deltaY: number): number[] {
+  const notches = Math.max(2, Math.min(12, Math.round(Math.abs(deltaY) / 100)));
+  const weights = Array.from({ length: notches }, (_, i) => notches - i);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.round((deltaY * w) / total));
+}
+
+/**
+ * Human-like input on a Playwright page (paper §4.1 Stage 2 "human-like input"; MACHINE.md): the pointer
+ * travels along eased, slightly curved multi-step paths and pauses before pressing; typing has a
+ * per-character cadence; keys are held for a duration (games poll key state per frame, PITFALLS.md);
+ * scrolls and drags have velocity. All randomness comes from a seeded {@link Rng}, so the same seed gives
+ * the same input timings. `timings` records every pause for reproducibility checks.
  */
 export class HumanInput {
   private x = 640;
   private y = 400;
+  /** Every pause taken, in order (ms). */
+  readonly timings: number[] = [];
+
   constructor(
     private readonly page: Page,
     private readonly rng: Rng,
   ) {}
 
-  /** Move the pointer to (x, y) px along an eased multi-step path. */
+  private async pause(ms: number): Promise<void> {
+    this.timings.push(ms);
+    await this.page.waitForTimeout(ms);
+  }
+
+  /** Move the pointer to (x, y) px along a planned human path. */
   async moveTo(x: number, y: number): Promise<void> {
-    const dist = Math.hypot(x - this.x, y - this.y);
-    const steps = Math.max(4, Math.min(30, Math.round(dist / 25)));
-    await this.page.mouse.move(x, y, { steps });
+    for (const p of planPointerPath({ x: this.x, y: this.y }, { x, y }, this.rng)) {
+      await this.page.mouse.move(p.x, p.y);
+      await this.pause(p.delayMs);
+    }
     this.x = x;
     this.y = y;
   }
 
-  /** Point inside a box, near its centre (seeded jitter of up to 20% of the size). */
+  /** A point inside a box near its centre (seeded jitter of up to 20% of its size). */
   aim(box: { x: number; y: number; width: number; height: number }): { x: number; y: number } {
     return {
-      x: box.x + box.width * (0.5 + this.rng.between(-0.2, 0.2)),
-      y: box.y + box.height * (0.5 + this.rng.between(-0.2, 0.2)),
+      x: Math.round((box.x + box.width * (0.5 + this.rng.between(-0.2, 0.2))) * 10) / 10,
+      y: Math.round((box.y + box.height * (0.5 + this.rng.between(-0.2, 0.2))) * 10) / 10,
     };
   }
 
-  /** Press and release the left button at the current position with a human press duration. */
+  /** Press and release the left button where the pointer is, with a human press duration. */
   async press(): Promise<void> {
     await this.page.mouse.down();
-    await this.page.waitForTimeout(this.rng.int(50, 110));
+    await this.pause(this.rng.int(55, 120));
     await this.page.mouse.up();
   }
 
-  /** Type text with a per-character delay of 35–90 ms. */
+  /** Type text with a per-character cadence. */
   async type(text: string): Promise<void> {
+    const delays = planTyping(text, this.rng);
+    let i = 0;
     for (const ch of text) {
       await this.page.keyboard.type(ch);
-      await this.page.waitForTimeout(this.rng.int(35, 90));
+      await this.pause(delays[i++]!);
     }
   }
 
@@ -55,7 +113,7 @@ export class HumanInput {
   /** Hold a key down for `ms` (no auto-repeat: games poll held state). */
   async hold(key: string, ms: number): Promise<void> {
     await this.page.keyboard.down(key);
-    await this.page.waitForTimeout(ms);
+    await this.pause(ms);
     await this.page.keyboard.up(key);
   }
 
@@ -64,12 +122,21 @@ export class HumanInput {
     await this.hold(key, this.rng.int(60, 120));
   }
 
-  /** Scroll by `deltaY` px in a few wheel notches. */
+  /** Scroll by `deltaY` px with velocity (easing-out wheel notches). */
   async scroll(deltaY: number): Promise<void> {
-    const notches = Math.max(1, Math.round(Math.abs(deltaY) / 120));
-    for (let i = 0; i < notches; i++) {
-      await this.page.mouse.wheel(0, Math.sign(deltaY) * (Math.abs(deltaY) / notches));
-      await this.page.waitForTimeout(this.rng.int(30, 70));
+    for (const d of planScroll(deltaY)) {
+      await this.page.mouse.wheel(0, d);
+      await this.pause(this.rng.int(25, 60));
     }
+  }
+
+  /** Drag from one point to another: press, travel along a human path, release. */
+  async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+    await this.moveTo(from.x, from.y);
+    await this.page.mouse.down();
+    await this.pause(this.rng.int(80, 160));
+    await this.moveTo(to.x, to.y);
+    await this.pause(this.rng.int(40, 90));
+    await this.page.mouse.up();
   }
 }

@@ -72,6 +72,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     language: null,
     axe: null,
     animatedShare: 0,
+    idleMutationsPerSec: 0,
     problems,
   };
   fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
@@ -96,10 +97,14 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
 
   // how much of the default viewport animates by itself (noise floor for "did an action do anything")
   const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
+  const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const tm0 = Date.now();
   const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
   await sleep(600);
   const b = await attempt(() => page.screenshot({ timeout: 10_000, caret: 'initial' }), 15_000, 'screenshot', null);
   if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
+  const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 
   const inv = await attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
   if (inv.ok) result.inventory = inv.value;

@@ -5,7 +5,8 @@ import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy, type Deployment } from '../deploy/deploy.js';
 import { ArtifactError } from '../errors.js';
-import { explore } from '../interact/explorer.js';
+import { OfflineExplorer } from '../interact/agents/explorer.js';
+import { interact } from '../interact/loop.js';
 import { seedFor } from '../interact/random.js';
 import { perceive } from '../perceive/perceive.js';
 import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
@@ -76,7 +77,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
   let session: Awaited<ReturnType<typeof openAppSession>> | null = null;
   try {
     const browser = await ctx.getBrowser();
-    session = await openAppSession(browser, origin, { viewport: defaultViewport });
+    session = await openAppSession(browser, origin, { viewport: defaultViewport, media: config.agent.freeze || config.recording.audio });
     const s = session;
     s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
 
@@ -94,19 +95,24 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     const st = evidence.static;
     const renders = !st.unresponsive && !st.viewports.find((v) => v.width === defaultViewport.width)?.blank.isBlank;
     if (renders) {
-      evidence.interaction = await stage('interact', config.timeouts.interact + 10_000, () =>
-        explore(s, {
+      const agent = new OfflineExplorer(origin, st.inventory, config.agent.holdMs);
+      evidence.interaction = await stage('interact', config.timeouts.interact + 60_000, () =>
+        interact(s, agent, {
           url: deployment.evidence.url,
           origin,
           evidenceDir,
           steps: config.agent.steps,
           seed: seedFor(config.agent.seed, task.id),
-          holdMs: config.agent.holdMs,
           stepTimeoutMs: config.timeouts.step,
+          thinkTimeoutMs: config.timeouts.think,
           unresponsiveMs: config.timeouts.unresponsive,
           totalTimeoutMs: config.timeouts.interact,
           animatedShare: st.animatedShare,
-          inventory: st.inventory,
+          idleMutationsPerSec: st.idleMutationsPerSec,
+          freeze: config.agent.freeze,
+          video: config.recording.video,
+          audio: config.recording.audio,
+          fps: config.recording.fps,
         }),
       ).catch((e) => {
         // a harness failure during interaction keeps the static evidence; the stage error is recorded

@@ -35,8 +35,10 @@ export interface FrameEncoder {
  * thinking time is not in the video).
  * @param out MP4 path
  * @param fps output (= input) frame rate
+ * @param width output width, px (frames of another size are scaled)
+ * @param height output height, px
  */
-export function startFrameEncoder(out: string, fps: number): FrameEncoder {
+export function startFrameEncoder(out: string, fps: number, width: number, height: number): FrameEncoder {
   let failure: string | null = null;
   let stderr = '';
   let proc: ChildProcessWithoutNullStreams | null = null;
@@ -44,7 +46,7 @@ export function startFrameEncoder(out: string, fps: number): FrameEncoder {
     proc = spawn(FFMPEG(), [
       '-hide_banner', '-loglevel', 'error', '-y',
       '-f', 'image2pipe', '-framerate', String(fps), '-c:v', 'mjpeg', '-i', 'pipe:0',
-      '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+      '-vf', `scale=${width - (width % 2)}:${height - (height % 2)}`,
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-movflags', '+faststart',
       out,
     ]);

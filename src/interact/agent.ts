@@ -1,0 +1,49 @@
+import type { Action, AgentReport, InteractiveElement, TraceStep, Usage } from '../types.js';
+
+/** An interactive element as the agent sees it; `ref` is its id for this observation. */
+export type ObservedElement = InteractiveElement & { handlers?: string[] };
+
+/** What the agent is shown at the start of a step (the app is frozen meanwhile). */
+export interface Observation {
+  step: number;
+  budget: number;
+  url: string;
+  /** Visible interactive elements, numbered by `ref`. */
+  elements: ObservedElement[];
+  /** PNG of the viewport, for agents that look (`wantsScreenshot`). */
+  screenshot: Buffer | null;
+  viewport: { width: number; height: number };
+  /** The previous step, if any. */
+  previous: TraceStep | null;
+}
+
+/** The agent's choice: one action (with the element it targets, by ref) or finish. */
+export interface Decision {
+  action: Action;
+  reasoning: string;
+  /** Element ref from the observation, when the action targets an element. */
+  ref?: number;
+  /** Identity of the attempted control or move (used to count tries). */
+  key?: string;
+}
+
+/**
+ * An agent of Stage 2 (paper §4.1: observe → think → act; METHOD.md §2.3): it receives the URL, the user's
+ * brief and a step budget, nothing per query beyond them, and documents rather than judges. Two families
+ * implement it: the offline explorer and the model-backed computer-use agent.
+ */
+export interface Agent {
+  readonly name: string;
+  /** Whether observations must carry a screenshot. */
+  readonly wantsScreenshot: boolean;
+  /** Decide the next action; `kind: 'finish'` ends the exploration. */
+  next(obs: Observation): Promise<Decision>;
+  /** Learn from the finished step (e.g. count a control that showed no effect). */
+  observeResult?(step: TraceStep, decision: Decision): void;
+  /** The neutral report at the end, from the agent's own notes and the trace. */
+  report(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport> | AgentReport;
+  /** Tokens and cost spent (model-backed agents). */
+  usage?(): Usage;
+  /** True when the page looked game-like to the agent. */
+  readonly gameLike?: boolean;
+}

@@ -1,0 +1,76 @@
+import type { CDPSession, Page } from 'playwright';
+import { evalIn } from '../browser/session.js';
+import { timebox } from '../util/timebox.js';
+
+/**
+ * The environment freeze of Stage 2 (paper §4.1; MACHINE.md "Environment freeze"): while the agent
+ * observes and deliberates, the app is paused — timers, requestAnimationFrame, Date and performance
+ * (Playwright clock pause), CSS and Web Animations (CDP Animation.setPlaybackRate 0), media elements
+ * (paused) and AudioContexts (suspended). Unfreezing resumes at normal speed with no catch-up burst.
+ * Requires a session opened with `media: true` (clock installed before the app loaded). Disabled, every
+ * call is a no-op, so the same loop runs with `agent.freeze: false`.
+ */
+export class Freezer {
+  private frozen = false;
+  private constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession | null,
+    readonly enabled: boolean,
+  ) {}
+
+  /** Attach to a page (opens a CDP session and enables the Animation domain). */
+  static async attach(page: Page, enabled: boolean): Promise<Freezer> {
+    if (!enabled) return new Freezer(page, null, false);
+    const cdp = await timebox(page.context().newCDPSession(page), 5000, 'CDP session');
+    await timebox(cdp.send('Animation.enable'), 5000, 'Animation.enable');
+    return new Freezer(page, cdp, true);
+  }
+
+  get isFrozen(): boolean {
+    return this.frozen;
+  }
+
+  /** Pause the app. Time-boxed (ms); a hung page throws StageTimeoutError. */
+  async freeze(ms = 5000): Promise<void> {
+    if (!this.enabled || this.frozen) return;
+    await timebox(
+      (async () => {
+        // pause at the page's "now" (plus a few ms: the clock keeps running while this call travels)
+        for (const margin of [15, 60, 250]) {
+          const now = await evalIn<number>(this.page, 'Date.now()', ms);
+          try {
+            await this.page.clock.pauseAt(now + margin);
+            break;
+          } catch (e) {
+            if (!/to the past/.test(String(e)) || margin === 250) throw e;
+          }
+        }
+        await this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 0 });
+        await evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.freeze() : null', ms);
+      })(),
+      ms * 2,
+      'freeze',
+    );
+    this.frozen = true;
+  }
+
+  /** Resume the app at normal speed. */
+  async unfreeze(ms = 5000): Promise<void> {
+    if (!this.enabled || !this.frozen) return;
+    this.frozen = false;
+    await timebox(
+      (async () => {
+        await this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 });
+        await evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms);
+        await this.page.clock.resume();
+      })(),
+      ms * 2,
+      'unfreeze',
+    );
+  }
+
+  /** Detach the CDP session. */
+  async dispose(): Promise<void> {
+    if (this.cdp) await timebox(this.cdp.detach(), 2000, 'detach').catch(() => {});
+  }
+}
