@@ -338,10 +338,12 @@ export interface StepEffect {
   pixelChange: number;
   /** Pixel change inside the target's box (0–1), when there is a target. */
   targetPixelChange: number | null;
+  /** Pixel change outside the target and the previously focused field (0–1): what the action changed elsewhere. */
+  outsidePixelChange?: number;
   /** DOM mutations observed during the step. */
   domMutations: number;
   scrolled: boolean;
-  /** Judged visible: pixels changed beyond animation noise, the DOM changed, a dialog/navigation/popup happened. */
+  /** Visible: pixels outside the control changed beyond the page's own animation, the DOM changed beyond its idle churn, it scrolled, or a dialog/navigation/popup happened. */
   screenChanged: boolean;
 }
 

@@ -319,8 +319,10 @@
   }
 
   function snapshot() {
+    const a = document.activeElement;
+    const r = a && a !== document.body && a !== document.documentElement ? a.getBoundingClientRect() : null;
     return { mutations: state.mutations, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
-      active: document.activeElement ? classKey(document.activeElement) : null };
+      active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null };
   }
 
   Object.defineProperty(window, '__cookieProbe', {

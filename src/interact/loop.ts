@@ -44,8 +44,10 @@ export interface InteractOptions {
 interface Capture {
   png: Buffer | null;
   img: Rgba | null;
-  snap: { mutations: number; scrollX: number; scrollY: number; url: string } | null;
+  snap: { mutations: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
 }
+type Box = { x: number; y: number; width: number; height: number };
+const grow = (b: Box, px: number): Box => ({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px });
 
 /**
  * Stage 2, Agent-Driven Interaction (paper §4.1, Appendix B.1–B.2; METHOD.md §2.3): the observe → think →
@@ -292,6 +294,10 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     if (before.img && after.img) {
       const pixelChange = diffRatio(before.img, after.img);
       const targetPixelChange = box ? diffRatio(before.img, after.img, box) : null;
+      // what changed beyond the control itself and the focus ring that moved away from another field
+      // (pressing anything restyles those; they are not the action's effect)
+      const masks = [box, before.snap?.focusBox].filter((b): b is Box => !!b).map((b) => grow(b, 8));
+      const outsidePixelChange = masks.length ? diffRatio(before.img, after.img, undefined, masks) : pixelChange;
       const domMutations = before.snap && after.snap ? after.snap.mutations - before.snap.mutations : 0;
       const scrolled = !!before.snap && !!after.snap && (before.snap.scrollY !== after.snap.scrollY || before.snap.scrollX !== after.snap.scrollX);
       effect = {
@@ -299,7 +305,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         targetPixelChange: targetPixelChange === null ? null : round(targetPixelChange),
         domMutations,
         scrolled,
-        screenChanged: pixelChange > noise * 1.5 + 0.0003 || domMutations > (opts.idleMutationsPerSec * (ended - started) * 1.5) / 1000 || scrolled || ev.dialogs.length > 0 || ev.navigations.length > 0 || before.snap?.url !== after.snap?.url,
+        outsidePixelChange: round(outsidePixelChange),
+        screenChanged: outsidePixelChange > noise * 1.5 + 0.0003 || domMutations > (opts.idleMutationsPerSec * (ended - started) * 1.5) / 1000 || scrolled || ev.dialogs.length > 0 || ev.navigations.length > 0 || before.snap?.url !== after.snap?.url,
       };
     }
     return {

@@ -92,10 +92,30 @@ function crop(img: Rgba, box: { x: number; y: number; width: number; height: num
 
 /**
  * Share (0–1) of pixels that differ between two screenshots (pixelmatch, threshold 0.1, anti-aliasing
- * ignored), optionally inside `box` (CSS px = device px at scale 1). Different sizes count as 1.
+ * ignored), optionally inside `box` (CSS px = device px at scale 1), or outside the `exclude` boxes
+ * (share of the remaining area). Different sizes count as 1.
  */
-export function diffRatio(a: Rgba, b: Rgba, box?: { x: number; y: number; width: number; height: number }): number {
+export function diffRatio(a: Rgba, b: Rgba, box?: { x: number; y: number; width: number; height: number }, exclude: { x: number; y: number; width: number; height: number }[] = []): number {
   if (a.width !== b.width || a.height !== b.height) return 1;
+  if (exclude.length && !box) {
+    // blank the excluded boxes in copies of both images, then compare the rest
+    const A2 = { ...a, data: Buffer.from(a.data) };
+    const B2 = { ...b, data: Buffer.from(b.data) };
+    let excluded = 0;
+    const seen = new Uint8Array(a.width * a.height);
+    for (const e of exclude) {
+      const x0 = Math.max(0, Math.floor(e.x)), y0 = Math.max(0, Math.floor(e.y));
+      const x1 = Math.min(a.width, Math.ceil(e.x + e.width)), y1 = Math.min(a.height, Math.ceil(e.y + e.height));
+      for (let y = y0; y < y1; y++) {
+        A2.data.fill(0, (y * a.width + x0) * 4, (y * a.width + x1) * 4);
+        B2.data.fill(0, (y * a.width + x0) * 4, (y * a.width + x1) * 4);
+        for (let x = x0; x < x1; x++) if (!seen[y * a.width + x]) (seen[y * a.width + x] = 1), excluded++;
+      }
+    }
+    const rest = a.width * a.height - excluded;
+    if (rest <= 0) return 0;
+    return pixelmatch(A2.data, B2.data, null, a.width, a.height, { threshold: 0.1 }) / rest;
+  }
   let A: Rgba | null = a;
   let B: Rgba | null = b;
   if (box) {

@@ -22,7 +22,7 @@ describe('cookie test examples (end to end)', () => {
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/candidate\s+query\s+F\s+A\s+Total\s+crit\s+major\s+minor\s+status/);
-    expect(cli.stdout).toMatch(/Evaluations 9 · 9 passed/);
+    expect(cli.stdout).toMatch(/Evaluations 10 · 10 passed/);
   });
 
   it('writes results.json with the documented contract', () => {
@@ -31,7 +31,7 @@ describe('cookie test examples (end to end)', () => {
     expect(run.browserVersion).toMatch(/^\d+\./);
     expect(run.finishedAt).toBeTruthy();
     expect((run.config as { agent: { steps: number } }).agent.steps).toBe(25);
-    expect(run.evaluations).toHaveLength(9);
+    expect(run.evaluations).toHaveLength(10);
     for (const e of run.evaluations) {
       expect(e.status).toBe('scored');
       expect(Object.keys(e.scores!).sort()).toEqual(['aesthetics', 'functionality', 'total']);
@@ -50,8 +50,8 @@ describe('cookie test examples (end to end)', () => {
       }
     }
     expect(fs.existsSync(path.join(out, 'junit.xml'))).toBe(true);
-    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(9);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(9);
+    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(10);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(10);
   });
 
   it('finds the planted defect of each todo candidate', () => {
@@ -91,5 +91,60 @@ describe('cookie test examples (end to end)', () => {
     const r = await runCli(['judge', out], { env: { COOKIE_CHROMIUM: '/nonexistent' } });
     expect(r.code).toBe(0);
     expect(readResults(out).evaluations.find((e) => e.id === 'todo-list/dead-button')!.scores).toEqual(before);
+  });
+});
+
+describe('recording of the canvas game (Stage 2 evidence)', () => {
+  const dir = () => path.join(out, byId('meadow-dash/good').evidenceDir);
+  const trace = () => JSON.parse(fs.readFileSync(path.join(dir(), 'trace.json'), 'utf8')) as import('../../src/types.js').InteractionTrace;
+
+  it('holding an arrow key moves the player', () => {
+    const t = trace();
+    expect(t.gameLike).toBe(true);
+    const right = t.steps.find((s) => s.action.kind === 'hold' && s.action.key === 'ArrowRight')!;
+    expect(right.action.durationMs).toBeGreaterThanOrEqual(500);
+    expect(right.effect!.screenChanged).toBe(true);
+    expect(right.effect!.pixelChange).toBeGreaterThan(0.001);
+    // keys the game ignores are documented as doing nothing
+    expect(t.steps.find((s) => s.action.kind === 'hold' && s.action.key === 'ArrowDown')!.effect!.screenChanged).toBe(false);
+  });
+
+  it('writes an H.264 MP4 that ffprobe reads, with the thinking time cut out and trace offsets inside it', async () => {
+    const { probeMedia } = await import('../../src/interact/record/ffmpeg.js');
+    const info = probeMedia(path.join(dir(), 'video.mp4'))!;
+    expect(info.video).toMatchObject({ codec: 'h264', width: 1280, height: 800 });
+    expect(info.video!.fps).toBe(15);
+    expect(info.durationMs).toBeGreaterThan(5000);
+    const t = trace();
+    expect(t.recording!.video!.durationMs).toBe(info.durationMs);
+    let prevEnd = 0;
+    for (const s of t.steps) {
+      expect(s.video!.startMs).toBeGreaterThanOrEqual(prevEnd - 1);
+      expect(s.video!.endMs).toBeGreaterThan(s.video!.startMs);
+      expect(s.video!.endMs).toBeLessThanOrEqual(info.durationMs + 100);
+      prevEnd = s.video!.endMs;
+    }
+    // the video holds the running segments only: shorter than the wall time of the interaction
+    expect(info.durationMs).toBeLessThan(t.durationMs);
+  });
+
+  it('captures the jump beep as an audible audio track, aligned with the video', async () => {
+    const { audioVolume, probeMedia } = await import('../../src/interact/record/ffmpeg.js');
+    const t = trace();
+    const a = t.recording!.audio!;
+    expect(a).toMatchObject({ captured: true, muxed: true });
+    const jump = t.steps.find((s) => s.action.key === 'Space' || s.action.key === 'ArrowUp')!;
+    expect(a.offsetMs!).toBeGreaterThanOrEqual(jump.video!.startMs - 50);
+    expect(a.offsetMs!).toBeLessThanOrEqual(jump.video!.endMs + 50);
+    const mp4 = path.join(dir(), 'video.mp4');
+    expect(probeMedia(mp4)!.audio!.codec).toBe('aac');
+    const vol = audioVolume(mp4)!;
+    expect(vol.maxDb).toBeGreaterThan(-30);
+  });
+
+  it('a page that plays nothing says so', () => {
+    const t = JSON.parse(fs.readFileSync(path.join(out, byId('todo-list/good').evidenceDir, 'trace.json'), 'utf8'));
+    expect(t.recording.audio).toMatchObject({ captured: false, note: expect.stringMatching(/played no audio/) });
+    expect(t.recording.video.fps).toBe(15);
   });
 });

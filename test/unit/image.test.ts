@@ -36,3 +36,12 @@ describe('pixel difference', () => {
   it('identical screens differ by 0', () => expect(diffRatio(a, solid(100, 100, [255, 255, 255]))).toBe(0));
   it('content share is the share of non-background pixels', () => expect(contentShare(b)).toBeCloseTo(0.01, 2));
 });
+
+describe('pixel difference outside excluded boxes', () => {
+  const a = solid(100, 100, [255, 255, 255]);
+  const b = paint(paint(a, { x: 0, y: 0, width: 10, height: 10 }, [0, 0, 0]), { x: 50, y: 50, width: 10, height: 10 }, [0, 0, 0]);
+  it('ignores changes inside the excluded boxes and measures the share of the rest', () => {
+    expect(diffRatio(a, b, undefined, [{ x: 0, y: 0, width: 10, height: 10 }])).toBeCloseTo(100 / 9900, 4);
+    expect(diffRatio(a, b, undefined, [{ x: 0, y: 0, width: 10, height: 10 }, { x: 50, y: 50, width: 10, height: 10 }])).toBe(0);
+  });
+});

@@ -87,6 +87,10 @@ export class OfflineExplorer implements Agent {
   private replayIndex = -1;
   private canvasFocused = false;
   private scrolls = 0;
+  /** Signature of the latest clicked control that changed the screen. */
+  private lastEffective: string | null = null;
+  /** The control whose second try the current setup step prepares. */
+  private setupFor: string | null = null;
 
   constructor(
     private readonly origin: string,
@@ -110,6 +114,7 @@ export class OfflineExplorer implements Agent {
     if (d.action.target && n === 1) this.groupTried.set(d.action.target.group, (this.groupTried.get(d.action.target.group) ?? 0) + 1);
     if (step.outcome === 'ok' && step.effect && !step.effect.screenChanged) this.noEffect.add(key);
     else this.noEffect.delete(key);
+    if (d.action.kind === 'click' && d.action.target && step.effect?.screenChanged) this.lastEffective = d.action.target.signature;
     if (d.action.kind === 'fill') this.lastFilled = this.pendingFill;
   }
 
@@ -189,10 +194,20 @@ export class OfflineExplorer implements Agent {
         return click(e, `Breadth-first: try ${e.role} "${e.name || e.tag}" (${['1st', '2nd', '3rd', '4th'][round]} of its group).`);
       }
     }
-    // 6. a second (last) try for controls that did nothing the first time
+    // 6. a second (last) try for controls that did nothing the first time — in a changed state: first
+    //    repeat the latest action that did change something ("Reset" does nothing at 0; press "+1" first)
     for (const e of clickables) {
       const k = `click|${e.signature}`;
-      if (this.noEffect.has(k) && (this.attempts.get(k) ?? 0) < MAX_TRIES) return click(e, `Second try: "${e.name || e.tag}" showed no effect the first time.`);
+      if (!this.noEffect.has(k) || (this.attempts.get(k) ?? 0) >= MAX_TRIES) continue;
+      if (this.setupFor !== k && this.lastEffective && this.lastEffective !== e.signature) {
+        const setup = clickables.find((x) => x.signature === this.lastEffective);
+        if (setup) {
+          this.setupFor = k;
+          return click(setup, `Change the state first (repeat "${setup.name || setup.tag}") so the second try of "${e.name || e.tag}" can show an effect.`);
+        }
+      }
+      this.setupFor = null;
+      return click(e, `Second try: "${e.name || e.tag}" showed no effect the first time.`);
     }
     // 7. scroll to reveal more of a long page
     if (this.scrolls < 2 && (this.inventory?.scrollHeight ?? 0) > obs.viewport.height * 1.3) {

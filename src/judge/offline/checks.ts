@@ -399,7 +399,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
   if (tr.gameLike) {
     const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
     const still = (f.ev.static?.animatedShare ?? 0) < 0.005;
-    if (keys.length >= 4 && still && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
+    // only a page that listens for keys claims keyboard control (an autonomous canvas animation does not)
+    const listens = !!f.ev.static?.inventory?.listenedEvents.some((e) => /^key/.test(e));
+    if (keys.length >= 4 && still && listens && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
       d13.push({ severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
     }
   }

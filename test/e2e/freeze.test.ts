@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../src/browser/launch.js';
+import { evalIn, openAppSession } from '../../src/browser/session.js';
+import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
+import { Freezer } from '../../src/interact/freeze.js';
+import { ROOT, tmpDir } from '../helpers.js';
+
+type Snap = { n: number; frames: number; date: number; perf: number; css: number; video: number; audio: number };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let browser: Browser;
+let server: StaticServer;
+
+beforeAll(async () => {
+  const dir = tmpDir('cookie-freeze-');
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/freeze.html'), path.join(dir, 'index.html'));
+  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=20:size=160x120:rate=15', '-c:v', 'libvpx', '-b:v', '200k', path.join(dir, 'clip.webm')]);
+  server = await startStaticServer(dir);
+  browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(freeze: boolean) {
+  const s = await openAppSession(browser, server.origin, { viewport: { width: 800, height: 500 }, media: true });
+  await s.page.goto(`${server.origin}/index.html`);
+  await s.page.mouse.click(...(await center(s.page)));
+  await sleep(1200);
+  const f = await Freezer.attach(s.page, freeze);
+  return { s, f, snap: () => evalIn<Snap>(s.page, 'window.snap()', 5000) };
+}
+async function center(page: import('playwright').Page): Promise<[number, number]> {
+  const b = (await page.locator('#go').boundingBox())!;
+  return [b.x + b.width / 2, b.y + b.height / 2];
+}
+
+describe('environment freeze', () => {
+  it('timers, rAF, Date/performance, CSS animation, video and oscillator show no change across a 2-second deliberation', async () => {
+    const { s, f, snap } = await open(true);
+    const running = await snap();
+    expect(running.video).toBeGreaterThan(0.3);
+    expect(running.audio).toBeGreaterThan(0.3);
+    await f.freeze();
+    const a = await snap();
+    const shotA = await s.page.screenshot();
+    await sleep(2000);
+    const b = await snap();
+    const shotB = await s.page.screenshot();
+    expect(b.n).toBe(a.n);
+    expect(b.frames).toBe(a.frames);
+    expect(b.date).toBe(a.date);
+    expect(b.perf).toBe(a.perf);
+    expect(b.css).toBe(a.css);
+    expect(b.video).toBeCloseTo(a.video, 2);
+    expect(b.audio).toBeCloseTo(a.audio, 1);
+    expect(Buffer.compare(shotA, shotB)).toBe(0);
+
+    // resumes at normal speed, with no catch-up burst for the 2 frozen seconds
+    await f.unfreeze();
+    await sleep(1000);
+    const c = await snap();
+    expect(c.n - b.n).toBeGreaterThanOrEqual(6);
+    expect(c.n - b.n).toBeLessThanOrEqual(14);
+    expect(c.date - b.date).toBeGreaterThan(700);
+    expect(c.date - b.date).toBeLessThan(1600);
+    expect(c.css - b.css).toBeGreaterThan(700);
+    expect(c.css - b.css).toBeLessThan(1600);
+    expect(c.video - b.video).toBeGreaterThan(0.5);
+    expect(c.video - b.video).toBeLessThan(1.6);
+    expect(c.audio - b.audio).toBeGreaterThan(0.5);
+    expect(c.audio - b.audio).toBeLessThan(1.6);
+    await s.close();
+  });
+
+  it('a config switch turns freezing off: the app keeps running while the agent thinks', async () => {
+    const { s, f, snap } = await open(false);
+    expect(f.enabled).toBe(false);
+    await f.freeze();
+    const a = await snap();
+    await sleep(1000);
+    const b = await snap();
+    expect(b.n - a.n).toBeGreaterThanOrEqual(6);
+    expect(b.css - a.css).toBeGreaterThan(700);
+    await s.close();
+  });
+});
