@@ -360,6 +360,8 @@ export interface TraceStep {
   video?: { startMs: number; endMs: number } | null;
   /** How long the agent deliberated before this step (the app frozen meanwhile), ms. */
   thinkMs?: number;
+  /** Tokens and cost of the deliberation (model-backed agents). */
+  usage?: Usage;
   screenshotBefore: string | null;
   screenshotAfter: string | null;
   effect: StepEffect | null;
@@ -557,6 +559,8 @@ export interface EvaluationResult {
   passed: boolean;
   /** Per-stage wall time, ms. */
   timings: Partial<Record<Stage | 'total', number>>;
+  /** Tokens and cost of model calls (model-backed agent), summed over the evaluation. */
+  usage?: Usage;
   /** Evidence folder relative to the output dir (screenshots, evidence.json, trace.json). */
   evidenceDir: string;
   query: { prompt: string; language: string; kind: QueryKind; category?: string; difficulty?: string };

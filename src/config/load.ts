@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { zodToInputError } from '../util/zod-error.js';
-import { userConfigSchema, type ResolvedConfig, type UserConfig } from './schema.js';
+import { configSchema, type ResolvedConfig, type UserConfig } from './schema.js';
 
 /** File names searched, in order, in the working directory when no `--config` is given. */
 export const CONFIG_FILES = ['cookie.config.ts', 'cookie.config.mts', 'cookie.config.js', 'cookie.config.mjs'];
@@ -18,7 +18,29 @@ const HINTS: Record<string, string> = {
   width: 'use a width in px between 200 and 4000',
   height: 'use a height in px between 200 and 4000',
   outputDir: 'use a folder path string',
+  model: 'give agent.model: { provider: "openai" | "anthropic", model: "<name>", baseURL?: "<url>" }, or set COOKIE_AGENT_PROVIDER and COOKIE_AGENT_MODEL',
+  provider: 'use "openai" (any OpenAI-compatible server) or "anthropic"',
+  baseURL: 'use a full URL such as http://localhost:8000/v1',
 };
+
+/**
+ * Environment variables that configure the model-backed agent when the config file does not:
+ * COOKIE_AGENT_PROVIDER (openai | anthropic), COOKIE_AGENT_MODEL, COOKIE_AGENT_BASE_URL. Setting a model
+ * this way switches the agent to `model`. Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY / COOKIE_API_KEY.
+ */
+export function applyEnv(input: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const agent = { ...((input.agent as Record<string, unknown>) ?? {}) };
+  if (env.COOKIE_AGENT_MODEL && !agent.model) {
+    agent.model = { provider: env.COOKIE_AGENT_PROVIDER ?? 'openai', model: env.COOKIE_AGENT_MODEL, ...(env.COOKIE_AGENT_BASE_URL ? { baseURL: env.COOKIE_AGENT_BASE_URL } : {}) };
+    agent.kind ??= 'model';
+  }
+  return Object.keys(agent).length ? { ...input, agent } : input;
+}
+
+/** A copy of a config with every API key replaced by "***" (for results, reports and logs). */
+export function redactConfig<T>(config: T): T {
+  return JSON.parse(JSON.stringify(config, (k, v) => (k === 'apiKey' && typeof v === 'string' ? '***' : v))) as T;
+}
 
 /**
  * Validate a user config object and apply defaults.
@@ -27,7 +49,7 @@ const HINTS: Record<string, string> = {
  * @throws InputError naming the file, the field and the fix
  */
 export function resolveConfig(input: unknown, file = '(inline config)'): ResolvedConfig {
-  const parsed = userConfigSchema.safeParse(input ?? {});
+  const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>));
   if (!parsed.success) throw zodToInputError(file, parsed.error, HINTS);
   return parsed.data;
 }

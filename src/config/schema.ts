@@ -19,6 +19,31 @@ const thresholds = z
   })
   .strict();
 
+/**
+ * A model endpoint: OpenAI-compatible chat completions (hosted, vLLM, Ollama, llama.cpp) or the Anthropic
+ * Messages API. The key comes from `apiKey`, else the variable `apiKeyEnv`, else OPENAI_API_KEY /
+ * ANTHROPIC_API_KEY / COOKIE_API_KEY; it is never written to results or logs.
+ */
+export const modelSchema = z
+  .object({
+    provider: z.enum(['openai', 'anthropic']),
+    model: z.string().min(1),
+    baseURL: z.string().url().optional(),
+    apiKey: z.string().optional(),
+    apiKeyEnv: z.string().optional(),
+    temperature: z.number().min(0).max(2).default(0.2),
+    maxTokens: z.number().int().positive().default(1024),
+    timeoutMs: z.number().int().positive().default(120_000),
+    /** Retries of 429/5xx/connection failures, with exponential back-off. */
+    retries: z.number().int().min(0).max(10).default(5),
+    /** First back-off, ms. */
+    backoffMs: z.number().int().min(0).default(1000),
+  })
+  .strict();
+
+/** Prices in USD per million tokens, by model name. */
+const priceTable = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict());
+
 const reporterEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
 
 /** Per-stage time limits in ms. */
@@ -61,7 +86,9 @@ export const userConfigSchema = z
       ]),
     agent: z
       .object({
-        kind: z.enum(['offline']).default('offline'),
+        /** `offline`: the deterministic explorer; `model`: the model-backed computer-use agent (needs `model`). */
+        kind: z.enum(['offline', 'model']).default('offline'),
+        model: modelSchema.optional(),
         /** Step budget (reference verifier: 25). */
         steps: z.number().int().min(1).max(200).default(25),
         /** Seed for every random choice, so runs are reproducible. */
@@ -91,6 +118,7 @@ export const userConfigSchema = z
       .strict()
       .prefault({}),
     timeouts: timeouts.prefault({}),
+    pricing: priceTable.default({}),
     concurrency: z.number().int().min(1).max(64).default(1),
     thresholds: thresholds.default({}),
     reporters: z.array(reporterEntry).default(['console']),
@@ -104,9 +132,20 @@ export const userConfigSchema = z
   })
   .strict();
 
+/** The user config schema with cross-field checks (a model agent needs a model). */
+export const configSchema = userConfigSchema.superRefine((c, ctx) => {
+  if (c.agent.kind === 'model' && !c.agent.model) {
+    ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")' });
+  }
+});
+
 /** What a user may write in `cookie.config.ts` (every field optional). */
 export type UserConfig = z.input<typeof userConfigSchema>;
 /** The config after defaults are applied. */
 export type ResolvedConfig = z.output<typeof userConfigSchema>;
+/** A model endpoint's config. */
+export type ModelConfig = z.output<typeof modelSchema>;
+/** Prices in USD per million tokens, by model. */
+export type PriceTable = z.output<typeof priceTable>;
 /** One reporter entry: a name, or `[name, options]`. */
 export type ReporterEntry = z.output<typeof reporterEntry>;

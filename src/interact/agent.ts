@@ -25,6 +25,10 @@ export interface Decision {
   ref?: number;
   /** Identity of the attempted control or move (used to count tries). */
   key?: string;
+  /** Set when the agent could not produce a valid action (e.g. repeated malformed tool calls): the step is recorded as failed, nothing is done. */
+  invalid?: string;
+  /** Tokens and cost of this deliberation. */
+  usage?: Usage;
 }
 
 /**

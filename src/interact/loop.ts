@@ -146,7 +146,12 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         break;
       }
       // ── act (running, recorded) ──
+      if (decision.invalid) {
+        steps.push({ ...unresponsiveStep(i, decision.reasoning), outcome: 'failed', error: `no valid action: ${decision.invalid}`, thinkMs, ...(decision.usage ? { usage: decision.usage } : {}) });
+        continue;
+      }
       const step = await runStep(i, decision, thinkMs);
+      if (decision.usage) step.usage = decision.usage;
       steps.push(step);
       if (decision.action.target) {
         triedSignatures.add(decision.action.target.signature);

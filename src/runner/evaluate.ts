@@ -5,11 +5,14 @@ import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy, type Deployment } from '../deploy/deploy.js';
 import { ArtifactError } from '../errors.js';
+import type { Agent } from '../interact/agent.js';
 import { OfflineExplorer } from '../interact/agents/explorer.js';
+import { ModelAgent } from '../interact/agents/model.js';
+import { ModelClient, providerFor } from '../providers/client.js';
 import { interact } from '../interact/loop.js';
 import { seedFor } from '../interact/random.js';
 import { perceive } from '../perceive/perceive.js';
-import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
+import type { DomInventory, EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { errorMessage, timebox } from '../util/timebox.js';
 
@@ -95,7 +98,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     const st = evidence.static;
     const renders = !st.unresponsive && !st.viewports.find((v) => v.width === defaultViewport.width)?.blank.isBlank;
     if (renders) {
-      const agent = new OfflineExplorer(origin, st.inventory, config.agent.holdMs);
+      const agent = makeAgent(config, task, deployment.evidence.url, origin, st.inventory);
       evidence.interaction = await stage('interact', config.timeouts.interact + 60_000, () =>
         interact(s, agent, {
           url: deployment.evidence.url,
@@ -136,6 +139,15 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     if (evidence.interaction) writeJsonAtomic(path.join(evidenceDir, 'trace.json'), evidence.interaction);
   }
   return evidence;
+}
+
+/** The agent of the config: the offline explorer, or the model-backed agent on its provider. */
+export function makeAgent(config: ResolvedConfig, task: EvaluationTask, url: string, origin: string, inventory: DomInventory | null): Agent {
+  if (config.agent.kind === 'model' && config.agent.model) {
+    const client = new ModelClient(providerFor(config.agent.model), config.agent.model, config.pricing);
+    return new ModelAgent(client, { url, prompt: task.query.prompt, budget: config.agent.steps });
+  }
+  return new OfflineExplorer(origin, inventory, config.agent.holdMs);
 }
 
 /**
@@ -198,6 +210,7 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     timings.judge = Date.now() - tj;
     writeJsonAtomic(path.join(absDir, 'judgement.json'), j);
     if (j.unscorable) return done({ ...base, defects: j.defects, rubric: j.rubric, reasons: j.reasons, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
+    if (evidence.interaction?.usage) base.usage = evidence.interaction.usage;
     return done({ ...base, status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
   } catch (e) {
     return done({ ...base, error: { stage: 'judge', message: errorMessage(e) } });

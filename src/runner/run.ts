@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { createReporters, multiplex } from '../../reporters/index.js';
 import { launchBrowser, webglRenderer } from '../browser/launch.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
 import { judgeOffline } from '../judge/offline/judge.js';
@@ -123,11 +123,11 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     cookieVersion: COOKIE_VERSION,
     browserVersion: environment.browserVersion,
     startedAt: new Date().toISOString(),
-    config,
+    config: redactConfig(config),
     environment,
   });
   store.write();
-  await reporter.onRunStart({ tasks, outputDir, config });
+  await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   const limit = pLimit(config.concurrency);
   const ctx = { config, outputDir, environment, getBrowser, judge: judgeOffline, reporter };

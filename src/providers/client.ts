@@ -1,0 +1,69 @@
+import type { ModelConfig, PriceTable } from '../config/schema.js';
+import type { Usage } from '../types.js';
+import { AnthropicProvider } from './anthropic.js';
+import { withBackoff } from './backoff.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from './chat.js';
+import { OpenAIProvider } from './openai.js';
+
+/** Cost in USD of a token count under a price table (USD per million tokens); 0 for an unpriced model. */
+export function costOf(model: string, inputTokens: number, outputTokens: number, prices: PriceTable): number {
+  const p = prices[model];
+  if (!p) return 0;
+  return Math.round(((inputTokens * p.input + outputTokens * p.output) / 1e6) * 1e6) / 1e6;
+}
+
+/** The API key of a model config: `apiKey`, else the variable named by `apiKeyEnv`, else the provider's usual variable. Never logged. */
+export function apiKeyOf(m: ModelConfig): string {
+  if (m.apiKey) return m.apiKey;
+  const env = m.apiKeyEnv ?? (m.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
+  return process.env[env] ?? process.env.COOKIE_API_KEY ?? (m.baseURL ? 'not-needed' : '');
+}
+
+/** Build the provider of a model config. */
+export function providerFor(m: ModelConfig): ChatProvider {
+  const apiKey = apiKeyOf(m);
+  return m.provider === 'anthropic'
+    ? new AnthropicProvider({ model: m.model, apiKey, baseURL: m.baseURL, timeoutMs: m.timeoutMs })
+    : new OpenAIProvider({ model: m.model, apiKey, baseURL: m.baseURL, timeoutMs: m.timeoutMs });
+}
+
+/**
+ * A chat provider with Cookie's policies: retries with back-off on 429/5xx/connection errors, and usage
+ * accounting (requests, tokens, cost from the price table) — summed over its life and readable per call.
+ */
+export class ModelClient {
+  readonly usage: Usage = { requests: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  /** Retries performed (attempt, wait ms, error message), for the evidence. */
+  readonly retries: { attempt: number; waitMs: number; error: string }[] = [];
+
+  constructor(
+    readonly provider: ChatProvider,
+    private readonly config: ModelConfig,
+    private readonly prices: PriceTable,
+  ) {}
+
+  /** The model's name. */
+  get model(): string {
+    return this.provider.model;
+  }
+
+  /**
+   * One completion with retries; usage of the successful call is added to `usage` and returned.
+   * @throws the provider's error when it is not retryable or retries are spent
+   */
+  async complete(req: ChatRequest): Promise<ChatResponse & { cost: Usage }> {
+    const res = await withBackoff(
+      () => {
+        this.usage.requests++;
+        return this.provider.complete({ temperature: this.config.temperature, maxTokens: this.config.maxTokens, ...req });
+      },
+      { retries: this.config.retries, baseMs: this.config.backoffMs, maxMs: 60_000 },
+      (attempt, waitMs, e) => this.retries.push({ attempt, waitMs, error: (e as Error).message?.slice(0, 200) ?? String(e) }),
+    );
+    const cost = costOf(this.model, res.usage.inputTokens, res.usage.outputTokens, this.prices);
+    this.usage.inputTokens += res.usage.inputTokens;
+    this.usage.outputTokens += res.usage.outputTokens;
+    this.usage.costUsd = Math.round((this.usage.costUsd + cost) * 1e6) / 1e6;
+    return { ...res, cost: { requests: 1, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens, costUsd: cost } };
+  }
+}
