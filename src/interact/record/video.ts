@@ -2,6 +2,15 @@ import type { CDPSession, Page } from 'playwright';
 import { timebox } from '../../util/timebox.js';
 import { startFrameEncoder, type FrameEncoder } from './ffmpeg.js';
 
+/**
+ * Screencast frames to skip for an output rate: the browser repaints at up to 60 Hz and JPEG-encodes every
+ * frame it sends, its largest recording cost; a source at a bit above the output rate is enough
+ * (15 fps → every 3rd repaint, 20 Hz).
+ */
+export function everyNth(fps: number): number {
+  return Math.max(1, Math.floor(60 / fps) - 1);
+}
+
 /** Options of {@link VideoRecorder}. */
 export interface VideoOptions {
   file: string;
@@ -84,7 +93,7 @@ export class VideoRecorder {
       });
       const shot = (await timebox(this.cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: this.opts.quality ?? 80 }), 10_000, 'first frame')) as { data: string };
       this.latest = Buffer.from(shot.data, 'base64');
-      await timebox(this.cdp.send('Page.startScreencast', { format: 'jpeg', quality: this.opts.quality ?? 80, maxWidth: this.opts.width, maxHeight: this.opts.height, everyNthFrame: 1 }), 5000, 'start screencast');
+      await timebox(this.cdp.send('Page.startScreencast', { format: 'jpeg', quality: this.opts.quality ?? 80, maxWidth: this.opts.width, maxHeight: this.opts.height, everyNthFrame: everyNth(this.opts.fps) }), 5000, 'start screencast');
     } catch (e) {
       this.failureReason = `screencast failed: ${(e as Error).message.split('\n')[0]}`;
     }
