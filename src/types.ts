@@ -188,6 +188,8 @@ export interface DomInventory {
   style: StyleSignals;
   /** Elements whose text is cut off or overlaps another text element. */
   textProblems: TextProblem[];
+  /** Alignment and spacing of visible content boxes (interface regularity). */
+  layout?: { boxes: number; alignedShare: number; spacingValues: number[] };
   scrollHeight: number;
 }
 
@@ -227,6 +229,10 @@ export interface ViewportCheck {
   blank: BlankCheck;
   /** Share (0–1) of the screenshot's pixels that differ from its dominant (background) colour. */
   contentShare: number;
+  /** Text elements clipped or overlapping at this width. */
+  clippedText?: number;
+  /** Colour and composition of the screenshot. */
+  colour?: { saturatedShare: number; hueFamilies: number; centroidX: number; centroidY: number; contentWidthShare: number };
 }
 
 /**
@@ -295,6 +301,8 @@ export interface StaticPerception {
   animatedShare: number;
   /** DOM changes per second while nobody touches the page (clocks, tickers): the noise floor of DOM effects. */
   idleMutationsPerSec: number;
+  /** Frames per second the page delivers while idle (a stalled main thread delivers few), and long (> 50 ms) frames. */
+  frameTiming?: { fps: number; longFrames: number; longFrameMs: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
 }
@@ -362,6 +370,8 @@ export interface TraceStep {
   thinkMs?: number;
   /** Tokens and cost of the deliberation (model-backed agents). */
   usage?: Usage;
+  /** Frames per second while the action ran and its effects showed, and long frames meanwhile. */
+  frameTiming?: { fps: number; longFrames: number; longFrameMs: number };
   screenshotBefore: string | null;
   screenshotAfter: string | null;
   effect: StepEffect | null;

@@ -41,6 +41,17 @@
   };
   if (document.documentElement) startObserver(); else document.addEventListener('DOMContentLoaded', startObserver);
 
+  // ── frame timing: a frame counter on requestAnimationFrame (it stalls when the app blocks the main
+  // thread) and long animation frames (> 50 ms) reported by the browser ──
+  const frames = { count: 0, long: 0, longMs: 0 };
+  const raf = window.requestAnimationFrame.bind(window);
+  const tick = () => { frames.count++; raf(tick); };
+  raf(tick);
+  try {
+    const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame') ? 'long-animation-frame' : 'longtask';
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; } }).observe({ type, buffered: true });
+  } catch (e) { /* unsupported */ }
+
   const MAX_ELEMENTS = 6000;
   const INTERACTIVE = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=tab],' +
     '[role=link],[role=checkbox],[role=switch],[role=menuitem],[role=option],[role=radio],[role=slider],' +
@@ -294,6 +305,7 @@
       listenedEvents: [...listened].sort(),
       style: styleSignals(),
       textProblems: textProblems(),
+      layout: layoutMetrics(),
       scrollHeight: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
     };
   }
@@ -315,13 +327,41 @@
         }
       }
     }
-    return { overflowPx: Math.max(0, sw - vw), offenders, visibleTextLength: visibleText().replace(/\s/g, '').length, canvases: document.querySelectorAll('canvas').length, images: document.images.length, svgs: document.querySelectorAll('svg').length };
+    const clipped = textProblems().filter((t) => t.kind === 'clipped' || t.kind === 'overlap').length;
+    return { overflowPx: Math.max(0, sw - vw), offenders, clippedText: clipped, visibleTextLength: visibleText().replace(/\s/g, '').length, canvases: document.querySelectorAll('canvas').length, images: document.images.length, svgs: document.querySelectorAll('svg').length };
+  }
+
+  /** Alignment and spacing of visible content boxes (interface regularity, rubric item 8). */
+  function layoutMetrics() {
+    const boxes = [];
+    const spacings = new Set();
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    for (let i = 0; i < all.length && boxes.length < 400 && i < MAX_ELEMENTS; i++) {
+      const el = all[i];
+      const tag = el.tagName;
+      const leaf = ['IMG', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'CANVAS', 'SVG', 'VIDEO'].includes(tag.toUpperCase()) ||
+        [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim().length > 1);
+      if (!leaf) continue;
+      const cs = getComputedStyle(el);
+      if (!visible(el, cs) || cs.display === 'inline') continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 8 || r.height < 8 || r.right < 0 || r.left > innerWidth) continue;
+      boxes.push({ left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), width: Math.round(r.width) });
+      for (const k of ['marginTop', 'marginBottom', 'paddingTop', 'paddingLeft', 'rowGap', 'columnGap']) {
+        const v = Math.round(parseFloat(cs[k]) || 0);
+        if (v > 0) spacings.add(v);
+      }
+    }
+    const near = (a, b) => Math.abs(a - b) <= 2;
+    let aligned = 0;
+    for (const b of boxes) if (boxes.some((o) => o !== b && (near(o.left, b.left) || near(o.right, b.right) || near(o.left + o.width / 2, b.left + b.width / 2)))) aligned++;
+    return { boxes: boxes.length, alignedShare: boxes.length ? Math.round((aligned / boxes.length) * 1000) / 1000 : 1, spacingValues: [...spacings].sort((a, b) => a - b).slice(0, 40) };
   }
 
   function snapshot() {
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? a.getBoundingClientRect() : null;
-    return { mutations: state.mutations, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    return { mutations: state.mutations, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null };
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
+import { agreementFromFiles } from '../analysis/agreement.js';
 import { judgeOffline } from '../judge/offline/judge.js';
 import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
@@ -74,6 +75,43 @@ export async function main(argv: string[]): Promise<void> {
         console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
       }
       writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
+    });
+
+  cli
+    .command('agreement', 'Pairwise agreement of machine and human scores (paper §5.2): match rate per dimension')
+    .option('--results <file>', 'results.json of a run')
+    .option('--human <file>', 'CSV of human scores')
+    .option('--join <how>', 'name (query + candidate columns) or path (candidate column holds the artifact path)', { default: 'name' })
+    .option('--human-candidate <col>', 'CSV column naming the candidate (or its file, with --join path)', { default: 'candidate' })
+    .option('--human-query <col>', 'CSV column naming the query (--join name)', { default: 'query' })
+    .option('--dim <map>', 'machine dimension=CSV column, e.g. total=human_final_score (repeatable)')
+    .option('--tie <points>', 'machine score difference (0-100) counted as a tie', { default: 0 })
+    .option('--human-tie <points>', 'human score difference counted as a tie', { default: 0 })
+    .example('cookie agreement --results out/results.json --human ../shared/real-inputs/KCORES__kcores-llm-arena/_index_DERIVED.csv --join path --human-candidate copied_file_or_empty_if_not_copied --dim total=human_final_score')
+    .action((flags: Record<string, unknown>) => {
+      try {
+        if (!flags.results || !flags.human) throw new Error('--results and --human are required. Fix: pass both files');
+        const dims: Record<string, string> = {};
+        for (const d of toList(flags.dim) ?? ['total=score']) {
+          const [k, v] = d.split('=');
+          if (!k || !v) throw new Error(`--dim "${d}": expected dimension=column. Fix: e.g. --dim total=human_final_score`);
+          dims[k] = v;
+        }
+        const r = agreementFromFiles(path.resolve(String(flags.results)), path.resolve(String(flags.human)), {
+          join: flags.join === 'path' ? 'path' : 'name',
+          candidateColumn: String(flags.humanCandidate),
+          queryColumn: String(flags.humanQuery),
+          dimensions: dims,
+          humanTie: Number(flags.humanTie),
+          machineTie: Number(flags.tie),
+        });
+        console.log(`joined ${r.joined} scored evaluations${r.unmatched.length ? `; ${r.unmatched.length} CSV rows without a result (${r.unmatched.slice(0, 3).join(', ')}${r.unmatched.length > 3 ? ', …' : ''})` : ''}`);
+        console.log('dimension        pairs  matches  match rate');
+        for (const a of r.agreements) console.log(`${a.dimension.padEnd(15)} ${String(a.pairs).padStart(6)}  ${String(a.matches).padStart(7)}  ${a.rate === null ? '–' : `${(a.rate * 100).toFixed(1)}%`}`);
+      } catch (e) {
+        console.error(`${pc.red('✗')} ${(e as Error).message}`);
+        process.exitCode = 2;
+      }
     });
 
   cli.help();

@@ -47,6 +47,7 @@ interface Capture {
   snap: { mutations: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
 }
 type Box = { x: number; y: number; width: number; height: number };
+type FrameSnap = { frames: number; longFrames: number; longFrameMs: number };
 const grow = (b: Box, px: number): Box => ({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px });
 
 /**
@@ -251,10 +252,14 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     }
 
     let before: Capture = { png: null, img: null, snap: null };
+    let frames0: FrameSnap | null = null;
+    let framesT0 = 0;
     if (outcome === 'ok') {
       await pause().catch(() => {});
       before = await capture(name('before'));
       await run().catch(() => {});
+      frames0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null);
+      framesT0 = Date.now();
       const actMs = (d.action.durationMs ?? 0) + opts.unresponsiveMs + (d.action.value?.length ?? 0) * 250;
       try {
         await timebox(performAction(page, input, d, opts.unresponsiveMs, opts.origin, opts.url), Math.min(actMs, opts.stepTimeoutMs), d.action.kind);
@@ -290,7 +295,12 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     // let effects show, then freeze for the "after" keyframe
     await sleep(450);
     await waitQuiet(1200);
+    const frames1 = frames0 ? await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null) : null;
     const ended = Date.now();
+    const frameTiming =
+      frames0 && frames1 && ended > framesT0
+        ? { fps: Math.round(((frames1.frames - frames0.frames) * 10000) / (ended - framesT0)) / 10, longFrames: frames1.longFrames - frames0.longFrames, longFrameMs: frames1.longFrameMs - frames0.longFrameMs }
+        : undefined;
     await pause().catch(() => {});
     const videoEnd = video?.offsetMs() ?? null;
     const after = await capture(name('after'));
@@ -322,6 +332,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       screenshotBefore: before.png ? name('before') : null,
       screenshotAfter: after.png ? name('after') : null,
       effect,
+      ...(frameTiming ? { frameTiming } : {}),
       ...ev,
       outcome,
       ...(error ? { error } : {}),

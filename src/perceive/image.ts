@@ -126,3 +126,71 @@ export function diffRatio(a: Rgba, b: Rgba, box?: { x: number; y: number; width:
   const changed = pixelmatch(A.data, B.data, null, A.width, A.height, { threshold: 0.1 });
   return changed / (A.width * A.height);
 }
+
+/**
+ * Colour and composition of a screenshot (rubric items 7 and 9): share of strongly saturated pixels
+ * (HSV s > 0.75 and v > 0.6), how many hue families (of 12) hold > 3% of those pixels, and where the
+ * content sits — the centroid and the width of the box of pixels that differ from the background (0–1 of
+ * the image).
+ */
+export function colourStats(img: Rgba): { saturatedShare: number; hueFamilies: number; centroidX: number; centroidY: number; contentWidthShare: number } {
+  const { data, width, height } = img;
+  const n = width * height;
+  const step = Math.max(1, Math.floor(n / 200_000));
+  const bg = dominantColour(img);
+  let sat = 0;
+  let count = 0;
+  const hues = new Array(12).fill(0) as number[];
+  let cx = 0;
+  let cy = 0;
+  let content = 0;
+  let minX = width;
+  let maxX = 0;
+  for (let i = 0; i < n; i += step) {
+    const o = i * 4;
+    const r = data[o]! / 255, g = data[o + 1]! / 255, b = data[o + 2]! / 255;
+    const max = Math.max(r, g, b), min = Math.min(r, g, b);
+    const s = max === 0 ? 0 : (max - min) / max;
+    count++;
+    if (s > 0.75 && max > 0.6) {
+      sat++;
+      let h = 0;
+      const d = max - min;
+      if (d > 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+      hues[Math.floor((((h * 60 + 360) % 360) / 360) * 12) % 12]!++;
+    }
+    const key = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+    if (key !== bg) {
+      const x = i % width, y = Math.floor(i / width);
+      cx += x;
+      cy += y;
+      content++;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+    }
+  }
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    saturatedShare: r3(sat / count),
+    hueFamilies: hues.filter((h) => sat > 0 && h / sat > 0.03).length,
+    centroidX: content ? r3(cx / content / width) : 0.5,
+    centroidY: content ? r3(cy / content / height) : 0.5,
+    contentWidthShare: content ? r3((maxX - minX + 1) / width) : 0,
+  };
+}
+
+function dominantColour(img: Rgba): number {
+  const { data } = img;
+  const n = data.length / 4;
+  const step = Math.max(1, Math.floor(n / 100_000));
+  const hist = new Map<number, number>();
+  for (let i = 0; i < n; i += step) {
+    const o = i * 4;
+    const k = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+    hist.set(k, (hist.get(k) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestN = -1;
+  for (const [k, v] of hist) if (v > bestN) (best = k), (bestN = v);
+  return best;
+}

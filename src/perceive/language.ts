@@ -19,6 +19,20 @@ const SCRIPTS: Record<string, RegExp> = {
 const LATIN = /\p{Script=Latin}/u;
 const LETTER = /\p{L}/u;
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/**
+ * The prose of a page's text: words that carry a language. Technical labels do not ("FPS: 60", "AVG",
+ * "CURRENT FRAME: 12/200", "px", "RGB"): tokens in capitals, with digits, or of one or two letters are
+ * dropped; CJK and Thai characters are always kept (no spaces between their words).
+ */
+export function proseOf(text: string): string {
+  return text
+    .split(/[\s,.;:!?()\[\]{}"'|/\\<>=+*&^%$#@~`—–-]+/u)
+    .filter((t) => CJK.test(t) || (t.length >= 3 && /\p{Ll}/u.test(t) && !/\d/.test(t)))
+    .join(' ');
+}
+
 /**
  * Compare the language of a page's visible text with the query's (rubric item 2a, METHOD.md §4;
  * METHOD.md §9: a page not in the query's language is a heavy penalty). Detection is franc's
@@ -26,9 +40,11 @@ const LETTER = /\p{L}/u;
  * language's script, which is decisive for CJK pages whose labels mix in Latin words.
  * @param text visible text of the page
  * @param expected ISO 639-1 code of the query's language (`und`: not checked)
- * @returns matches = null when there is too little text (< 20 letters) or the expected language is unknown
+ * Only the prose is read ({@link proseOf}): labels the brief dictated, like "FPS", say nothing of language.
+ * @returns matches = null when there is too little prose (< 20 letters) or the expected language is unknown
  */
 export function checkLanguage(text: string, expected: string): LanguageCheck {
+  text = proseOf(text);
   const letters = [...text].filter((c) => LETTER.test(c));
   const script = SCRIPTS[expected] ?? LATIN;
   const inScript = letters.filter((c) => script.test(c)).length;

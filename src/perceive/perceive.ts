@@ -5,7 +5,7 @@ import type { Page } from 'playwright';
 import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
-import { blankCheck, contentShare, decodePng, diffRatio } from './image.js';
+import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
 import { checkLanguage } from './language.js';
 
 const require = createRequire(import.meta.url);
@@ -97,6 +97,15 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
 
   // how much of the default viewport animates by itself (noise floor for "did an action do anything")
   const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
+  // frame timing over a quiet second (the app runs; nobody touches it)
+  const f0 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const tf0 = Date.now();
+  await sleep(1000);
+  const f1 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  if (f0 && f1) {
+    const windowMs = Date.now() - tf0;
+    result.frameTiming = { fps: Math.round(((f1.frames - f0.frames) * 1000 * 10) / windowMs) / 10, longFrames: f1.longFrames - f0.longFrames, longFrameMs: f1.longFrameMs - f0.longFrameMs, windowMs };
+  }
   const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   const tm0 = Date.now();
   const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
@@ -149,7 +158,7 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     await sleep(500);
     shot = await shoot(page, file, dir);
   }
-  const ov = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[]; visibleTextLength: number; canvases: number; images: number; svgs: number }>(
+  const ov = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number }>(
     page,
     'window.__cookieProbe.overflow()',
     8000,
@@ -164,6 +173,8 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     overflowingElements: ov.offenders,
     blank: blankCheck(img, hasContent),
     contentShare: contentShare(img),
+    clippedText: ov.clippedText,
+    colour: colourStats(img),
   };
 }
 

@@ -26,3 +26,9 @@ describe('page language vs query language', () => {
     expect(checkLanguage('FPS 60', 'zh').matches).toBeNull();
   });
 });
+
+describe('technical labels are not language', () => {
+  it('ignores FPS counters and capitalised labels on a canvas page', () => {
+    expect(checkLanguage('FPS: 43.1\nAVG FPS: 59.7\nCURRENT FRAME: 88/200', 'zh').matches).toBeNull();
+  });
+});

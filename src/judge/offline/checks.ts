@@ -145,6 +145,21 @@ export function languageConsistency(f: Facts): CheckResult {
   };
 }
 
+/**
+ * Item 3 (static part): the page renders but its content area stays nearly empty and the app threw at
+ * load — the core feature is broken (critical, −3; METHOD.md §9). The load error itself is then the cause,
+ * not a second penalty.
+ */
+export function brokenByError(f: Facts): CheckResult | null {
+  if (!f.rendered || !f.vpDefault || f.cdnScriptsMissing.length) return null;
+  const errs = [...f.ev.pageErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
+  if (!errs.length || f.vpDefault.contentShare >= 0.05) return null;
+  return {
+    verdict: verdict('3', 'fail', 'load-time exception + nearly empty content area', `threw "${errs[0]!.text.slice(0, 100)}" and ${(f.vpDefault.contentShare * 100).toFixed(1)}% of the screen carries content`),
+    defects: [{ severity: 'critical', dimension: 'functionality', title: 'Core content does not render', detail: `The app threw at load (${errs[0]!.text.slice(0, 160)}) and its screen stays nearly empty (${(f.vpDefault.contentShare * 100).toFixed(1)}% content).`, rubricItem: '3', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot, excerpt: errs[0]!.text.slice(0, 200) } }],
+  };
+}
+
 /** Item 4, data display: garbled text, clipped text and overlapping text elements found in the DOM. */
 export function dataDisplay(f: Facts): CheckResult {
   const method = 'DOM text scan: replacement characters/mojibake/"undefined"/"NaN"/raw templates; clipped leaf text; overlapping text boxes';
@@ -165,12 +180,17 @@ export function consoleErrors(f: Facts): CheckResult {
   const method = 'console errors and uncaught exceptions during load, harness-caused ones (blocked network, favicon) excluded';
   if (!f.ev.static) return { verdict: verdict('5', 'not-assessed', method, 'static perception did not run'), defects: [] };
   const load = [...f.ev.pageErrors, ...f.ev.consoleErrors].filter((e) => e.step === undefined);
-  const app = load.filter((e) => !isEnvironmentError(e, f));
-  const env = load.length - app.length;
+  // exempt (METHOD.md §4): a request to a backend that does not exist (fetch/XHR to the app's own server answered 404/405/501)
+  const backend = new Set(f.ev.failedRequests.filter((r) => !r.blocked && (r.resourceType === 'fetch' || r.resourceType === 'xhr') && (r.status === 404 || r.status === 405 || r.status === 501)).map((r) => r.url));
+  const missingBackend = (e: ConsoleEntry) => /Failed to load resource/.test(e.text) && !!e.location && [...backend].some((u) => e.location!.startsWith(u));
+  const exempt = load.filter(missingBackend).length;
+  const app = load.filter((e) => !isEnvironmentError(e, f) && !missingBackend(e));
   const distinct = [...new Map(app.map((e) => [errorKey(e.text), e])).values()];
-  if (!distinct.length) return { verdict: verdict('5', 'pass', method, env ? `no app errors (${env} caused by the offline environment, not counted)` : 'no errors'), defects: [] };
-  // a blank page already carries the critical defect; its errors are the cause, not a second penalty
-  const points = f.blank ? 0 : 1;
+  const env = load.length - app.length - exempt;
+  const notes = [env ? `${env} caused by the offline environment` : '', exempt ? `${exempt} from a missing backend (exempt)` : ''].filter(Boolean).join(', ');
+  if (!distinct.length) return { verdict: verdict('5', 'pass', method, notes ? `no app errors (${notes}, not counted)` : 'no errors'), defects: [] };
+  // a blank page or an empty content area already carries the critical defect; its errors are the cause, not a second penalty
+  const points = f.blank || brokenByError(f) ? 0 : 1;
   const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
     severity: i === 0 ? 'major' : 'minor',
     dimension: 'functionality',
@@ -209,6 +229,11 @@ export function responsive(f: Facts): CheckResult {
       });
     }
   }
+  const big = vps.find((v) => v.width === f.vpDefault?.width);
+  for (const v of vps) {
+    if (v === big || v.clippedText === undefined || big?.clippedText === undefined) continue;
+    if (v.clippedText >= big.clippedText + 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: `Text clipped at ${v.width} px`, detail: `${v.clippedText} text elements are clipped or overlap at ${v.width} px (${big.clippedText} at ${big.width} px).`, rubricItem: '6', points: 1, cap: 'responsive', phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
+  }
   // one responsive failure is one defect: keep the worst
   defects.sort((a, b) => b.points - a.points);
   const kept = defects.slice(0, 1);
@@ -229,12 +254,30 @@ export function layout(f: Facts): CheckResult {
       defects: [{ severity: 'major', dimension: 'aesthetics', title: 'Mostly empty screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background: the layout wastes the space.`, rubricItem: '7', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
     };
   }
-  return { verdict: verdict('7', 'pass', method, `${(share * 100).toFixed(0)}% of the first screen carries content; hierarchy and module separation need a model-backed judge`), defects: [] };
+  const col = f.vpDefault.colour;
+  const defects: DraftDefect[] = [];
+  if (col && col.contentWidthShare < 0.35 && Math.abs(col.centroidX - 0.5) > 0.2) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Unbalanced layout', detail: `The content occupies ${Math.round(col.contentWidthShare * 100)}% of the width, pushed to one side (centre of mass at ${Math.round(col.centroidX * 100)}% of the width).`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
+  if (share > 0.9 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 2500) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Crowded layout', detail: `${Math.round(share * 100)}% of the first screen is covered, with ${f.ev.static?.inventory?.visibleTextLength} characters of text.`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
+  return { verdict: verdict('7', defects.length ? 'fail' : 'pass', `${method}; content width and centre of mass`, `${(share * 100).toFixed(0)}% of the first screen carries content${defects.length ? `; ${defects.map((d) => d.title).join('; ')}` : ''}; hierarchy and module separation need a model-backed judge`), defects };
 }
 
-/** Item 8, interface regularity: not decidable from this evidence yet. */
-export function regularity(): CheckResult {
-  return { verdict: verdict('8', 'not-assessed', 'edge alignment and spacing-scale analysis', 'alignment of element edges is not measured by this version of the offline judge'), defects: [] };
+/**
+ * Item 8, interface regularity: edge alignment of content boxes (share whose left, right or centre line
+ * matches another box), the spacing scale (distinct margin/padding/gap values) and the type scale
+ * (distinct font sizes).
+ */
+export function regularity(f: Facts): CheckResult {
+  const method = 'edge alignment of visible content boxes, distinct spacing values, distinct font sizes';
+  const inv = f.ev.static?.inventory;
+  if (!f.rendered || !inv?.layout) return { verdict: verdict('8', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const { boxes, alignedShare, spacingValues } = inv.layout;
+  if (boxes < 8) return { verdict: verdict('8', 'not-assessed', method, `only ${boxes} content boxes: too few to judge alignment`), defects: [] };
+  const defects: DraftDefect[] = [];
+  if (alignedShare < 0.5) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Misaligned elements', detail: `Only ${Math.round(alignedShare * 100)}% of ${boxes} content boxes share a left, right or centre line with another.`, rubricItem: '8', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  const sizes = inv.style.fontSizes.filter((x) => x >= 10);
+  if (spacingValues.length > 24) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'No consistent spacing scale', detail: `${spacingValues.length} different margin/padding/gap values are in use.`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
+  if (sizes.length > 12) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: `${sizes.length} different font sizes are in use (${sizes.slice(0, 14).join(', ')} px).`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
+  return { verdict: verdict('8', defects.length ? 'fail' : 'pass', method, `${Math.round(alignedShare * 100)}% of ${boxes} boxes aligned; ${spacingValues.length} spacing values; ${sizes.length} font sizes`), defects };
 }
 
 /** Item 9, colour harmony and contrast: axe-core color-contrast results. */
@@ -243,13 +286,14 @@ export function colour(f: Facts): CheckResult {
   const axe = f.ev.static?.axe;
   if (!f.rendered || !axe) return { verdict: verdict('9', 'not-assessed', method, axe ? 'the page did not render' : 'axe-core did not run'), defects: [] };
   const c = axe.find((a) => a.id === 'color-contrast');
-  if (c && c.nodes >= 3) {
-    return {
-      verdict: verdict('9', 'fail', method, `${c.nodes} elements with insufficient contrast`),
-      defects: [{ severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
-    };
-  }
-  return { verdict: verdict('9', 'pass', method, c ? `${c.nodes} low-contrast element(s), below the 3 that count` : 'no contrast violations'), defects: [] };
+  const defects: DraftDefect[] = [];
+  if (c && c.nodes >= 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  const col = f.vpDefault?.colour;
+  if (col && col.saturatedShare > 0.45 && col.hueFamilies >= 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Clashing saturated colours', detail: `${Math.round(col.saturatedShare * 100)}% of the first screen is strongly saturated, in ${col.hueFamilies} hue families.`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  const bgs = f.ev.static?.inventory?.style.distinctBackgrounds ?? 0;
+  if (bgs > 16) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Incoherent palette', detail: `${bgs} different background colours are in use.`, rubricItem: '9', points: 0.5, phase: 'static', evidence: {} });
+  const why = `${c ? `${c.nodes} low-contrast element(s)` : 'no contrast violations'}; ${col ? `${Math.round(col.saturatedShare * 100)}% saturated in ${col.hueFamilies} hue families` : 'no colour statistics'}; ${bgs} background colours`;
+  return { verdict: verdict('9', defects.length ? 'fail' : 'pass', `${method}; saturation and hue families of the 1280-px screenshot; distinct background colours`, why), defects };
 }
 
 /** Item 12, transition effects: CSS transitions/animations on the page's elements. */
@@ -305,9 +349,28 @@ export function media(f: Facts): CheckResult {
   return { verdict: verdict('16', 'pass', method, 'media sources load'), defects: [] };
 }
 
-/** Item 11, animation smoothness: frame timing is not measured by this version. */
-export function smoothness(): CheckResult {
-  return { verdict: verdict('11', 'not-assessed', 'frame timing while interacting', 'frame timing is not measured by this version of the offline judge'), defects: [] };
+/**
+ * Item 11, animation smoothness: frames per second the page delivers (a counter on requestAnimationFrame,
+ * which stalls when the app blocks the main thread) while idle and while each action ran, on pages that
+ * animate or play; and load latency. Measured on this machine (2 cores, software WebGL): thresholds are
+ * set low (10 fps) so only real jank counts.
+ */
+export function smoothness(f: Facts): CheckResult {
+  const method = 'frames per second (requestAnimationFrame counter) idle and during actions; long animation frames; load time';
+  const st = f.ev.static;
+  if (!f.rendered || !st) return { verdict: verdict('11', 'not-assessed', method, 'the page did not render'), defects: [] };
+  const defects: DraftDefect[] = [];
+  const animates = st.animatedShare >= 0.005 || !!f.ev.interaction?.gameLike;
+  const samples = [st.frameTiming?.fps, ...f.steps.map((s) => s.frameTiming?.fps)].filter((x): x is number => typeof x === 'number' && x >= 0);
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
+  if (animates && median !== null && median < 10) {
+    const critical = median < 3;
+    defects.push({ severity: critical ? 'critical' : 'major', dimension: 'aesthetics', title: `Animation stutters (${median} fps)`, detail: `The page delivers a median of ${median} frames per second over ${samples.length} measurements (long frames: ${st.frameTiming?.longFrames ?? 0} in the idle second).`, rubricItem: '11', points: critical ? 2 : 1, phase: 'static', evidence: {} });
+  }
+  if (st.loadMs > 10_000) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Slow to load', detail: `The page took ${(st.loadMs / 1000).toFixed(1)} s to load.`, rubricItem: '11', points: 0.5, phase: 'static', evidence: {} });
+  if (!animates && !defects.length) return { verdict: verdict('11', 'not-assessed', method, `the page does not animate by itself; loaded in ${st.loadMs} ms`), defects: [] };
+  return { verdict: verdict('11', defects.length ? 'fail' : 'pass', method, `median ${median ?? '–'} fps over ${samples.length} measurements; loaded in ${st.loadMs} ms`), defects };
 }
 
 /** Item 10, design refinement: decided by the styling-signal baseline (see baseline.ts); verdict only. */

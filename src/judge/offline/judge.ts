@@ -2,6 +2,7 @@ import type { Defect, Evidence, Judgement, RubricVerdict, Scores8 } from '../../
 import { RUBRIC, to100 } from '../rubric.js';
 import { aestheticsBaseline } from './baseline.js';
 import {
+  brokenByError,
   CAPS,
   codeRenders,
   colour,
@@ -78,12 +79,13 @@ export function judgeOffline(ev: Evidence): Judgement {
     consoleErrors(f),
     responsive(f),
     layout(f),
-    regularity(),
+    regularity(f),
     colour(f),
-    smoothness(),
+    smoothness(f),
     transitions(f),
     images(f),
     media(f),
+    ...[brokenByError(f)].filter((c): c is CheckResult => !!c),
   ];
   const staticErrorKeys = new Set(
     [...ev.pageErrors, ...ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f)).map((e) => errorKey(e.text)),
@@ -124,8 +126,14 @@ export function judgeOffline(ev: Evidence): Judgement {
     if (ev.interaction?.untested.length) reasons.push(`${ev.interaction.untested.length} control(s) untested: not counted as broken.`);
   }
 
+  // one verdict per item: a failure anywhere fails the item (reasons joined)
   const byId = new Map<string, RubricVerdict>();
-  for (const c of [...staticChecks, ...dynamicChecks]) byId.set(c.verdict.id, c.verdict);
+  for (const c of [...staticChecks, ...dynamicChecks]) {
+    const prev = byId.get(c.verdict.id);
+    if (!prev) byId.set(c.verdict.id, c.verdict);
+    else if (c.verdict.verdict === 'fail' && prev.verdict !== 'fail') byId.set(c.verdict.id, { ...c.verdict, reason: `${c.verdict.reason}; ${prev.reason}` });
+    else if (c.verdict.verdict === 'fail' && prev.verdict === 'fail') byId.set(c.verdict.id, { ...prev, method: `${prev.method}; ${c.verdict.method}`, reason: `${prev.reason}; ${c.verdict.reason}` });
+  }
   byId.set('10', refinementVerdict(f.rendered ? base.tier : 0, base.signals));
   const rubric = RUBRIC.map((item) => byId.get(item.id)!).filter(Boolean);
 
