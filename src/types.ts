@@ -537,6 +537,23 @@ export interface Judgement {
    * stays blank because a CDN library could not be loaded offline). The result is then status `error`.
    */
   unscorable?: string | null;
+  /** Model-backed judges: each stage's prompt hash, model and token usage/cost. */
+  stages?: JudgeStage[];
+  /** Tokens and cost of all judge stages. */
+  usage?: Usage;
+  /** The ablation switches in force (paper §5.2). */
+  ablation?: { vision: boolean; video: boolean; staticScore: boolean; deferredScoring: boolean };
+}
+
+/** One stage of a model-backed judge, for reproducibility and cost accounting. */
+export interface JudgeStage {
+  name: 'static' | 'problems' | 'adjust' | 'reactive';
+  prompt: string;
+  promptHash: string;
+  model: string;
+  usage: Usage;
+  /** Malformed replies retried before a valid one (or the failure). */
+  retries: number;
 }
 
 // ───────────────────────────── results ─────────────────────────────
@@ -571,6 +588,10 @@ export interface EvaluationResult {
   timings: Partial<Record<Stage | 'total', number>>;
   /** Tokens and cost of model calls (model-backed agent), summed over the evaluation. */
   usage?: Usage;
+  /** Tokens and cost of the model-backed judge, per stage (with each prompt's hash). */
+  judgeStages?: JudgeStage[];
+  /** The ablation switches in force (paper §5.2). */
+  ablation?: { vision: boolean; video: boolean; staticScore: boolean; deferredScoring: boolean };
   /** Evidence folder relative to the output dir (screenshots, evidence.json, trace.json). */
   evidenceDir: string;
   query: { prompt: string; language: string; kind: QueryKind; category?: string; difficulty?: string };

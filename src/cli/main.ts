@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
         if (!fs.existsSync(file)) continue;
         const ev = JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence;
         if (!ev.static) continue;
-        const j = judgeOffline(ev);
+        const j = judgeOffline(ev, (run.config as { ablation?: Parameters<typeof judgeOffline>[1] })?.ablation);
         writeJsonAtomic(path.join(outputDir, r.evidenceDir, 'judgement.json'), j);
         Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons });
         if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });

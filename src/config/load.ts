@@ -26,7 +26,8 @@ const HINTS: Record<string, string> = {
 /**
  * Environment variables that configure the model-backed agent when the config file does not:
  * COOKIE_AGENT_PROVIDER (openai | anthropic), COOKIE_AGENT_MODEL, COOKIE_AGENT_BASE_URL. Setting a model
- * this way switches the agent to `model`. Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY / COOKIE_API_KEY.
+ * this way switches the agent to `model`. The same for the judge: COOKIE_JUDGE_PROVIDER, COOKIE_JUDGE_MODEL,
+ * COOKIE_JUDGE_BASE_URL. Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY / COOKIE_API_KEY.
  */
 export function applyEnv(input: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   const agent = { ...((input.agent as Record<string, unknown>) ?? {}) };
@@ -34,7 +35,15 @@ export function applyEnv(input: Record<string, unknown>, env: NodeJS.ProcessEnv 
     agent.model = { provider: env.COOKIE_AGENT_PROVIDER ?? 'openai', model: env.COOKIE_AGENT_MODEL, ...(env.COOKIE_AGENT_BASE_URL ? { baseURL: env.COOKIE_AGENT_BASE_URL } : {}) };
     agent.kind ??= 'model';
   }
-  return Object.keys(agent).length ? { ...input, agent } : input;
+  const judge = { ...((input.judge as Record<string, unknown>) ?? {}) };
+  if (env.COOKIE_JUDGE_MODEL && !judge.model) {
+    judge.model = { provider: env.COOKIE_JUDGE_PROVIDER ?? 'openai', model: env.COOKIE_JUDGE_MODEL, ...(env.COOKIE_JUDGE_BASE_URL ? { baseURL: env.COOKIE_JUDGE_BASE_URL } : {}) };
+    judge.kind ??= 'model';
+  }
+  let out = input;
+  if (Object.keys(agent).length) out = { ...out, agent };
+  if (Object.keys(judge).length) out = { ...out, judge };
+  return out;
 }
 
 /** A copy of a config with every API key replaced by "***" (for results, reports and logs). */

@@ -113,7 +113,30 @@ export const userConfigSchema = z
       .prefault({}),
     judge: z
       .object({
-        kind: z.enum(['offline']).default('offline'),
+        /** `offline`: the rubric judge on measured evidence; `model`: the three-stage model-backed judge (needs `model`). */
+        kind: z.enum(['offline', 'model']).default('offline'),
+        model: modelSchema.optional(),
+        /** Final functionality: `min` = min(static, adjusted) (the reference verifier: interaction can only lower it), or `adjusted`. */
+        finalFunctionality: z.enum(['min', 'adjusted']).default('min'),
+        /** Most keyframes sampled from the video for the model judge (where the screen changed). */
+        keyframes: z.number().int().min(0).max(32).default(8),
+        /** Most characters of source sent to the model judge. */
+        sourceChars: z.number().int().min(1000).max(400_000).default(60_000),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Ablations of the paper's §5.2 (Table 3), each changing exactly what the paper's variant changes:
+     * vision false = source only (no screenshots or pixel evidence); video false = one screenshot, no
+     * interaction evidence (the agent does not run); staticScore false = no Stage-1 prior; deferredScoring
+     * false = score after every step, the last verdict stands.
+     */
+    ablation: z
+      .object({
+        vision: z.boolean().default(true),
+        video: z.boolean().default(true),
+        staticScore: z.boolean().default(true),
+        deferredScoring: z.boolean().default(true),
       })
       .strict()
       .prefault({}),
@@ -137,12 +160,17 @@ export const configSchema = userConfigSchema.superRefine((c, ctx) => {
   if (c.agent.kind === 'model' && !c.agent.model) {
     ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")' });
   }
+  if (c.judge.kind === 'model' && !c.judge.model) {
+    ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'is missing (judge.kind is "model")' });
+  }
 });
 
 /** What a user may write in `cookie.config.ts` (every field optional). */
 export type UserConfig = z.input<typeof userConfigSchema>;
 /** The config after defaults are applied. */
 export type ResolvedConfig = z.output<typeof userConfigSchema>;
+/** Ablation switches (paper §5.2). */
+export type Ablation = z.output<typeof userConfigSchema>['ablation'];
 /** A model endpoint's config. */
 export type ModelConfig = z.output<typeof modelSchema>;
 /** Prices in USD per million tokens, by model. */

@@ -11,7 +11,7 @@ import { Freezer } from './freeze.js';
 import { HumanInput } from './input.js';
 import { Rng } from './random.js';
 import { AudioRecorder } from './record/audio.js';
-import { ffmpegAvailable, muxAudio, probeMedia } from './record/ffmpeg.js';
+import { ffmpegAvailable, muxAudio, probeMedia } from '../common/ffmpeg.js';
 import { VideoRecorder } from './record/video.js';
 
 /** Options of the interaction loop. Times in ms. */

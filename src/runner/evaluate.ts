@@ -97,7 +97,8 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 
     const st = evidence.static;
     const renders = !st.unresponsive && !st.viewports.find((v) => v.width === defaultViewport.width)?.blank.isBlank;
-    if (renders) {
+    // ablation video: false — one screenshot, no interaction evidence: the agent does not run
+    if (renders && config.ablation.video) {
       const agent = makeAgent(config, task, deployment.evidence.url, origin, st.inventory);
       evidence.interaction = await stage('interact', config.timeouts.interact + 60_000, () =>
         interact(s, agent, {
@@ -211,6 +212,8 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     writeJsonAtomic(path.join(absDir, 'judgement.json'), j);
     if (j.unscorable) return done({ ...base, defects: j.defects, rubric: j.rubric, reasons: j.reasons, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
     if (evidence.interaction?.usage) base.usage = evidence.interaction.usage;
+    if (j.stages) base.judgeStages = j.stages;
+    base.ablation = j.ablation ?? ctx.config.ablation;
     return done({ ...base, status: 'scored', scores: j.scores, static8: j.static8, final8: j.final8, defects: j.defects, rubric: j.rubric, reasons: j.reasons });
   } catch (e) {
     return done({ ...base, error: { stage: 'judge', message: errorMessage(e) } });

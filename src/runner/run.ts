@@ -7,7 +7,7 @@ import { launchBrowser, webglRenderer } from '../browser/launch.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
-import { judgeOffline } from '../judge/offline/judge.js';
+import { makeJudge } from '../judge/index.js';
 import { discoverSpecs } from '../spec/discover.js';
 import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
@@ -130,7 +130,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment, getBrowser, judge: judgeOffline, reporter };
+  const ctx = { config, outputDir, environment, getBrowser, judge: makeJudge(config), reporter };
   const runOne = async (task: EvaluationTask) => {
     await reporter.onEvaluationStart(task);
     const result = await evaluate(task, ctx);

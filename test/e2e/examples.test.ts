@@ -110,7 +110,7 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
   });
 
   it('writes an H.264 MP4 that ffprobe reads, with the thinking time cut out and trace offsets inside it', async () => {
-    const { probeMedia } = await import('../../src/interact/record/ffmpeg.js');
+    const { probeMedia } = await import('../../src/common/ffmpeg.js');
     const info = probeMedia(path.join(dir(), 'video.mp4'))!;
     expect(info.video).toMatchObject({ codec: 'h264', width: 1280, height: 800 });
     expect(info.video!.fps).toBe(15);
@@ -129,7 +129,7 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
   });
 
   it('captures the jump beep as an audible audio track, aligned with the video', async () => {
-    const { audioVolume, probeMedia } = await import('../../src/interact/record/ffmpeg.js');
+    const { audioVolume, probeMedia } = await import('../../src/common/ffmpeg.js');
     const t = trace();
     const a = t.recording!.audio!;
     expect(a).toMatchObject({ captured: true, muxed: true });

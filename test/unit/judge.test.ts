@@ -142,3 +142,29 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(titles(judgeOffline(evidence({}, steps)))).toContain('Placeholder handlers');
   });
 });
+
+describe('offline judge: ablation switches', () => {
+  const canvasClick = (changed: boolean) => click('Canvas', changed, { effect: { pixelChange: 0.2, targetPixelChange: 0.2, outsidePixelChange: 0.2, domMutations: 0, scrolled: false, screenChanged: changed } });
+  it('vision: false judges from DOM evidence only (a canvas that changes pixels but not the DOM looks dead)', () => {
+    const steps = () => [canvasClick(true), canvasClick(true)];
+    expect(judgeOffline(evidence({}, steps())).defects).toEqual([]);
+    const j = judgeOffline(evidence({}, steps()), { vision: false, video: true, staticScore: true, deferredScoring: true });
+    expect(j.defects.map((d) => d.title)).toEqual(['Dead button "Canvas"']);
+    expect(j.ablation!.vision).toBe(false);
+  });
+  it('video: false ignores the interaction evidence', () => {
+    const steps = [click('Save', false), click('Save', false)];
+    expect(judgeOffline(evidence({}, steps)).defects).toHaveLength(1);
+    expect(judgeOffline(evidence({}, steps), { vision: true, video: false, staticScore: true, deferredScoring: true }).defects).toEqual([]);
+  });
+  it('deferredScoring: false takes the verdict after the last step, which cannot wait for a second try', () => {
+    const steps = [click('Add', true), click('Save', false)];
+    expect(judgeOffline(evidence({}, steps)).defects).toEqual([]);
+    const j = judgeOffline(evidence({}, steps), { vision: true, video: true, staticScore: true, deferredScoring: false });
+    expect(j.defects.map((d) => d.title)).toEqual(['Dead button "Save"']);
+    expect(j.reasons.join(' ')).toMatch(/last of 2 steps stands/);
+  });
+  it('staticScore: false says there is no Stage-1 prior', () => {
+    expect(judgeOffline(evidence(), { vision: true, video: true, staticScore: false, deferredScoring: true }).reasons.join(' ')).toMatch(/no Stage-1 prior/);
+  });
+});

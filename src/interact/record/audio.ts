@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright';
 import { evalIn, type EventLog } from '../../browser/session.js';
 import type { AudioEvidence } from '../../types.js';
-import { audioVolume, probeMedia, remuxAudio } from './ffmpeg.js';
+import { audioVolume, probeMedia, remuxAudio } from '../../common/ffmpeg.js';
 import type { VideoRecorder } from './video.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright';
 import { timebox } from '../../util/timebox.js';
-import { startFrameEncoder, type FrameEncoder } from './ffmpeg.js';
+import { startFrameEncoder, type FrameEncoder } from '../../common/ffmpeg.js';
 
 /**
  * Screencast frames to skip for an output rate: the browser repaints at up to 60 Hz and JPEG-encodes every

@@ -393,7 +393,7 @@ function label(s: TraceStep): string {
  * alert-only handlers (placeholders), game keys that never change the screen. Untested controls are never
  * defects; an action the agent could not perform is the agent's problem, not the app's.
  */
-export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): CheckResult[] {
+export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTries = 2): CheckResult[] {
   const tr = f.ev.interaction;
   const m3 = 'interaction trace: hangs, errors thrown by actions, controls without effect after two tries';
   const m13 = 'share of actions with a visible effect (pixels beyond the page\'s own animation, DOM mutations, scroll, dialog, navigation)';
@@ -447,7 +447,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>): Check
       working++;
       continue;
     }
-    if (tries.length < 2 || erroredTargets.has(sig)) continue; // one try is not proof; an error is already counted
+    if (tries.length < minTries || erroredTargets.has(sig)) continue; // one try is not proof; an error is already counted
     if (libMissing) {
       exemptDead++;
       continue;

@@ -1,4 +1,4 @@
-import type { Defect, Evidence, Judgement, RubricVerdict, Scores8 } from '../../types.js';
+import type { Defect, Evidence, Judgement, RubricVerdict, Scores8, TraceStep } from '../../types.js';
 import { RUBRIC, to100 } from '../rubric.js';
 import { aestheticsBaseline } from './baseline.js';
 import {
@@ -67,9 +67,58 @@ const clamp = (x: number) => Math.max(0, Math.min(8, Math.round(x * 100) / 100))
  * penalty (an error counted at load is not counted again; a control that threw is not also "dead"),
  * untested ≠ broken (only exercised controls can be defects), a control is dead only after two tries,
  * final functionality = min(static, adjusted), and a rendered page keeps ≥ 1.0 on both dimensions.
+ * Ablations (paper §5.2) change exactly the paper's variants: vision (DOM evidence only), video (no
+ * interaction evidence), staticScore (no Stage-1 prior, no min rule), deferredScoring (the verdict after the
+ * last step alone, with no second tries).
+ * @param minTries silent tries before a control counts as dead (internal: 1 for reactive scoring)
  */
-export function judgeOffline(ev: Evidence): Judgement {
+/** The paper's ablation switches; all on = the full pipeline. */
+export interface AblationSwitches {
+  vision: boolean;
+  video: boolean;
+  staticScore: boolean;
+  deferredScoring: boolean;
+}
+/** The full pipeline. */
+export const FULL: AblationSwitches = { vision: true, video: true, staticScore: true, deferredScoring: true };
+
+/** Evidence as an ablation lets the judge see it. */
+function ablate(ev: Evidence, a: AblationSwitches): Evidence {
+  let out = ev;
+  if (!a.video) out = { ...out, interaction: null };
+  if (!a.vision && out.static) {
+    // source only: no screenshots and nothing measured from pixels
+    const st = out.static;
+    out = {
+      ...out,
+      static: {
+        ...st,
+        animatedShare: 0,
+        viewports: st.viewports.map((v) => ({ ...v, blank: { ...v.blank, isBlank: false }, contentShare: 0.5, colour: undefined })),
+      },
+      interaction: out.interaction && {
+        ...out.interaction,
+        steps: out.interaction.steps.map((s): TraceStep => (s.effect ? { ...s, effect: { ...s.effect, pixelChange: 0, outsidePixelChange: 0, targetPixelChange: null, screenChanged: s.effect.domMutations > 0 || s.effect.scrolled || s.dialogs.length > 0 || s.navigations.length > 0 } } : s)),
+      },
+    };
+  }
+  return out;
+}
+
+export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL, minTries = 2): Judgement {
+  if (!ablation.deferredScoring && input.interaction && input.interaction.steps.length > 1) {
+    // reactive scoring: a verdict after every step from the static evidence and that step alone; the last
+    // stands (a control is "dead" after one silent try, since a reactive judge cannot wait for the second)
+    const last = input.interaction.steps[input.interaction.steps.length - 1]!;
+    const j = judgeOffline({ ...input, interaction: { ...input.interaction, steps: [last] } }, { ...ablation, deferredScoring: true }, 1);
+    return { ...j, ablation, reasons: [...j.reasons, `Reactive scoring (ablation deferredScoring: false): the verdict after the last of ${input.interaction.steps.length} steps stands.`] };
+  }
+  const ev = ablate(input, ablation);
   const f = facts(ev);
+  if (!ablation.vision) {
+    f.blank = !!ev.static?.inventory && ev.static.inventory.visibleTextLength === 0 && ev.static.inventory.canvases.length === 0 && ev.static.inventory.images.length === 0 && ev.static.inventory.svgCount === 0;
+    f.rendered = f.rendered && !f.blank;
+  }
   const reasons: string[] = [];
   const staticChecks: CheckResult[] = [
     codeRenders(f),
@@ -90,7 +139,7 @@ export function judgeOffline(ev: Evidence): Judgement {
   const staticErrorKeys = new Set(
     [...ev.pageErrors, ...ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f)).map((e) => errorKey(e.text)),
   );
-  const dynamicChecks = interactionChecks(f, staticErrorKeys);
+  const dynamicChecks = interactionChecks(f, staticErrorKeys, minTries);
 
   const base = ev.static ? aestheticsBaseline(ev.static) : { tier: 0, bonus: 0, signals: 'no static perception', bonuses: [] };
   const defects = applyCaps([...staticChecks, ...dynamicChecks].flatMap((c) => c.defects));
@@ -141,6 +190,13 @@ export function judgeOffline(ev: Evidence): Judgement {
   if (f.cdnScriptsMissing.length) reasons.push(`Environment: ${f.cdnScriptsMissing.length} library script(s) from public CDNs could not be loaded offline (${f.cdnScriptsMissing[0]}); effects that depend on them are not blamed on the app.`);
   const unscorable = !f.rendered && f.blank && f.cdnScriptsMissing.length ? `the page did not render without library script(s) that could not be loaded offline: ${f.cdnScriptsMissing.slice(0, 3).join(', ')}` : null;
 
+  if (!ablation.staticScore) {
+    // no Stage-1 prior: one score from all the evidence; the min(static, adjusted) rule has nothing to hold
+    finalF = f.rendered ? Math.max(1, clamp(8 - sum(defects, 'functionality'))) : finalF;
+    reasons.push('Ablation staticScore: false — no Stage-1 prior: one score from all the evidence.');
+  }
+  if (!ablation.vision) reasons.push('Ablation vision: false — source and DOM only: nothing measured from pixels.');
+  if (!ablation.video) reasons.push('Ablation video: false — one screenshot, no interaction evidence.');
   const final8: Scores8 = { functionality: clamp(finalF), aesthetics: clamp(finalA) };
   const F = to100(final8.functionality);
   const A = to100(final8.aesthetics);
@@ -153,5 +209,6 @@ export function judgeOffline(ev: Evidence): Judgement {
     rubric,
     reasons,
     unscorable,
+    ablation,
   };
 }

@@ -143,3 +143,12 @@ export function audioVolume(file: string): { meanDb: number; maxDb: number } | n
   const num = (s: string) => (s === '-inf' ? -Infinity : Number(s));
   return { meanDb: num(mean[1]!), maxDb: num(max[1]!) };
 }
+
+/**
+ * Extract one frame of a video at `ms` as JPEG (for keyframes sampled from the video).
+ * @returns the JPEG bytes, or null when ffmpeg fails
+ */
+export function extractFrame(video: string, ms: number, maxWidth = 1280): Buffer | null {
+  const r = spawnSync(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-ss', (Math.max(0, ms) / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'], { timeout: 30_000, maxBuffer: 32 * 1024 * 1024 });
+  return r.status === 0 && r.stdout?.length ? r.stdout : null;
+}
