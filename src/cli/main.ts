@@ -3,7 +3,8 @@ import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
 import { agreementFromFiles } from '../analysis/agreement.js';
-import { judgeOffline } from '../judge/offline/judge.js';
+import { loadConfig, resolveConfig } from '../config/load.js';
+import { makeJudge } from '../judge/index.js';
 import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
 import { runCookie } from '../runner/run.js';
@@ -53,8 +54,9 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   cli
-    .command('judge <dir>', 'Re-run the judge on stored evidence (no browser): an output dir of a previous run')
-    .action(async (dir: string) => {
+    .command('judge <dir>', 'Re-run the judge on stored evidence (no browser): the output dir of a previous run')
+    .option('--config <file>', 'Config whose judge and ablations to use (default: cookie.config.ts here, else the run\'s own)')
+    .action(async (dir: string, flags: Record<string, unknown>) => {
       const outputDir = path.resolve(dir);
       const run = ResultsStore.read(outputDir);
       if (!run) {
@@ -62,17 +64,33 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
         return;
       }
+      let config;
+      try {
+        const loaded = await loadConfig(process.cwd(), flags.config as string | undefined);
+        config = loaded.file ? loaded.config : resolveConfig({ judge: (run.config as { judge?: unknown })?.judge, ablation: (run.config as { ablation?: unknown })?.ablation });
+      } catch (e) {
+        console.error(`${pc.red('✗')} ${(e as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
+      const judge = makeJudge(config);
       for (const r of run.evaluations) {
-        const file = path.join(outputDir, r.evidenceDir, 'evidence.json');
+        const evDir = path.join(outputDir, r.evidenceDir);
+        const file = path.join(evDir, 'evidence.json');
         if (!fs.existsSync(file)) continue;
         const ev = JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence;
         if (!ev.static) continue;
-        const j = judgeOffline(ev, (run.config as { ablation?: Parameters<typeof judgeOffline>[1] })?.ablation);
-        writeJsonAtomic(path.join(outputDir, r.evidenceDir, 'judgement.json'), j);
-        Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons });
-        if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
-        else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds }) });
-        console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
+        try {
+          const j = await judge(ev, evDir);
+          writeJsonAtomic(path.join(evDir, 'judgement.json'), j);
+          Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons, judgeStages: j.stages, ablation: j.ablation });
+          if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
+          else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds }) });
+          console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
+        } catch (e) {
+          Object.assign(r, { status: 'error', scores: null, passed: false, error: { stage: 'judge', message: (e as Error).message.split('\n')[0] } });
+          console.log(`${r.id}  judge error: ${(e as Error).message.split('\n')[0]}`);
+        }
       }
       writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
     });

@@ -107,3 +107,17 @@ describe('model-backed agent over the Anthropic Messages API', () => {
     expect(t.usage).toMatchObject({ requests: 4, inputTokens: 400, outputTokens: 80, costUsd: 0 });
   });
 });
+
+describe('model-backed judge through the CLI', () => {
+  it('a judge that never returns valid JSON gives the evaluation a judge error, not a crash; the run goes on', async () => {
+    const srv = await startFakeLlm(() => ({ body: { id: 'x', object: 'chat.completion', created: 0, model: 'j', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'The page looks fine to me.' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } } }));
+    closers.push(srv.close);
+    const dir = project(`export default { agent: { steps: 4 }, judge: { kind: 'model', model: { provider: 'openai', model: 'j', baseURL: '${srv.url}/v1', apiKey: 'k' } }, reporters: ['json'] };\n`, 'examples/counter-zh/good-zh.html', '做一个计数器', 'zh');
+    const r = await runCli(['test', '.'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+    expect(e).toMatchObject({ status: 'error', error: { stage: 'judge' }, scores: null });
+    expect(e.error!.message).toMatch(/static: no valid reply after 4 attempts \(the reply holds no JSON object\)/);
+    expect(srv.requests).toHaveLength(4);
+  });
+});
