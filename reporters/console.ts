@@ -17,6 +17,7 @@ const pad = (s: string, n: number) => {
 
 /** Colour a status word. */
 function statusWord(r: EvaluationResult): string {
+  if (r.expectStatus && r.expectStatus !== 'scored') return r.passed ? pc.green(`${r.status} (expected)`) : pc.red(`${r.status} (expected ${r.expectStatus})`);
   if (r.status === 'error') return pc.red(`error (${r.error?.stage})`);
   if (r.status === 'build-failed') return pc.red('build-failed');
   return r.passed ? pc.green('pass') : pc.yellow('below threshold');
@@ -63,7 +64,7 @@ export class ConsoleReporter implements Reporter {
     this.running.delete(r.id);
     if (this.tty) this.out.write('\r\x1b[2K');
     const sev = counts(r);
-    const score = r.scores ? `F ${fmt(r.scores.functionality)}  A ${fmt(r.scores.aesthetics)}  T ${fmt(r.scores.total)}` : r.error ? pc.red(r.error.message.slice(0, 100)) : '';
+    const score = r.scores ? `F ${fmt(r.scores.functionality)}  A ${fmt(r.scores.aesthetics)}  T ${fmt(r.scores.total)}` : r.error ? (r.passed ? r.error.message.slice(0, 100) : pc.red(r.error.message.slice(0, 100))) : '';
     this.out.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
     this.progress();
   }

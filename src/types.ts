@@ -52,6 +52,8 @@ export interface CandidateSpec {
   mode: CandidateMode;
   path: string;
   thresholds?: Thresholds;
+  /** The status this candidate is expected to end with (default scored): e.g. `build-failed` for a known-broken project, so CI passes when it fails as expected. */
+  expectStatus?: EvaluationStatus;
 }
 
 /**
@@ -90,6 +92,7 @@ export interface EvaluationTask {
   query: Query;
   candidate: { name: string; mode: CandidateMode; artifactPath: string };
   thresholds: Thresholds;
+  expectStatus?: EvaluationStatus;
 }
 
 // ───────────────────────────── evidence: deploy ─────────────────────────────
@@ -103,6 +106,8 @@ export interface DeployEvidence {
   /** Path below the root that is the app's entry document. */
   entry: string;
   mode: CandidateMode;
+  /** Install/build/serve steps of a project (command, ms, exit code). */
+  steps?: { step: string; command: string; ms: number; code: number | null }[];
 }
 
 // ───────────────────────────── evidence: static perception ─────────────────────────────
@@ -582,12 +587,16 @@ export interface EvaluationResult {
   rubric: RubricVerdict[];
   reasons: string[];
   thresholds: Thresholds;
-  /** Scored and every threshold met. */
+  /** Expected status when it is not `scored` (see CandidateSpec.expectStatus). */
+  expectStatus?: EvaluationStatus;
+  /** Scored and every threshold met — or ended with the expected status. */
   passed: boolean;
   /** Per-stage wall time, ms. */
   timings: Partial<Record<Stage | 'total', number>>;
   /** Tokens and cost of model calls (model-backed agent), summed over the evaluation. */
   usage?: Usage;
+  /** For status build-failed: the failing step, the recognised cause and the tail of its log. */
+  build?: { step: string; cause: string; summary: string; logTail: string };
   /** Tokens and cost of the model-backed judge, per stage (with each prompt's hash). */
   judgeStages?: JudgeStage[];
   /** The ablation switches in force (paper §5.2). */

@@ -85,7 +85,7 @@ export async function main(argv: string[]): Promise<void> {
           writeJsonAtomic(path.join(evDir, 'judgement.json'), j);
           Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons, judgeStages: j.stages, ablation: j.ablation });
           if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
-          else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds }) });
+          else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds, expectStatus: r.expectStatus }) });
           console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
         } catch (e) {
           Object.assign(r, { status: 'error', scores: null, passed: false, error: { stage: 'judge', message: (e as Error).message.split('\n')[0] } });

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -49,8 +51,14 @@ const reporterEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.strin
 /** Per-stage time limits in ms. */
 const timeouts = z
   .object({
-    /** Start serving the candidate. */
+    /** Start serving the candidate (HTML). */
     deploy: z.number().int().positive().default(30_000),
+    /** npm install of a project candidate. */
+    install: z.number().int().positive().default(300_000),
+    /** Its build script. */
+    build: z.number().int().positive().default(180_000),
+    /** Until a project's server answers over HTTP. */
+    serve: z.number().int().positive().default(30_000),
     /** Navigation to the app (until `load`). Reference verifier: 15 s. */
     navigation: z.number().int().positive().default(15_000),
     /** Wait for the page to settle after load (network and DOM quiet). */
@@ -142,6 +150,8 @@ export const userConfigSchema = z
       .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
+    /** npm cache shared by every project candidate (installs stay offline-friendly and fast). */
+    npmCache: z.string().default(path.join(os.homedir(), '.cache', 'cookie', 'npm')),
     concurrency: z.number().int().min(1).max(64).default(1),
     thresholds: thresholds.default({}),
     reporters: z.array(reporterEntry).default(['console']),

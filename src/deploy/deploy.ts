@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ArtifactError } from '../errors.js';
 import type { DeployEvidence, EvaluationTask } from '../types.js';
+import { deployProject, type ProjectOptions } from './project.js';
 import { startStaticServer } from './static-server.js';
 
 /** A deployed candidate: its evidence plus a way to tear it down. */
@@ -29,12 +30,17 @@ export function resolveHtmlArtifact(artifactPath: string): { root: string; entry
 }
 
 /**
- * Deploy a candidate (paper §4.1 "Install & start"; METHOD.md §2.1): serve it on 127.0.0.1 on its own
- * OS-assigned port.
- * @throws ArtifactError when the artifact is missing or unusable; Error for modes not supported yet
+ * Deploy a candidate (paper §4.1 "Install & start"; METHOD.md §2.1): an HTML file or static folder is
+ * served as is; a React/Vite project is installed, built and served (see project.ts). Each on 127.0.0.1
+ * on its own OS-assigned port.
+ * @throws ArtifactError when the artifact is missing or unusable; BuildFailure when a project does not build
  */
-export async function deploy(task: EvaluationTask): Promise<Deployment> {
-  if (task.candidate.mode !== 'html') throw new ArtifactError(`mode "${task.candidate.mode}" is not supported yet`);
+export async function deploy(task: EvaluationTask, project: ProjectOptions): Promise<Deployment> {
+  if (task.candidate.mode === 'react') {
+    if (!fs.existsSync(task.candidate.artifactPath) || !fs.statSync(task.candidate.artifactPath).isDirectory()) throw new ArtifactError(`a react candidate must be a project folder: ${task.candidate.artifactPath}`);
+    const p = await deployProject(task.candidate.artifactPath, project);
+    return { evidence: { url: p.url, port: p.port, root: p.root, entry: 'index.html', mode: 'react', steps: p.steps }, close: p.close };
+  }
   const { root, entry } = resolveHtmlArtifact(task.candidate.artifactPath);
   const server = await startStaticServer(root);
   const url = `${server.origin}/${entry.split('/').map(encodeURIComponent).join('/')}`;

@@ -15,9 +15,10 @@ export interface StaticServer {
  * concurrency). Static serving is sirv's job; Cookie adds only an answer for `/favicon.ico` when the app
  * has none, so the browser's own favicon request is never a 404 blamed on the app (PITFALLS.md).
  * @param root absolute folder to serve
+ * @param opts.spa answer unknown paths with index.html (client-side routing of a built single-page app)
  */
-export async function startStaticServer(root: string): Promise<StaticServer> {
-  const serve = sirv(root, { dev: true, dotfiles: false });
+export async function startStaticServer(root: string, opts: { spa?: boolean } = {}): Promise<StaticServer> {
+  const serve = sirv(root, { dev: true, dotfiles: false, single: !!opts.spa });
   const server = http.createServer((req, res) => {
     if (req.url === '/favicon.ico' && !fs.existsSync(`${root}/favicon.ico`)) {
       res.writeHead(204).end();

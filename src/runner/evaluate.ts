@@ -4,6 +4,7 @@ import type { Browser } from 'playwright';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy, type Deployment } from '../deploy/deploy.js';
+import { BuildFailure } from '../deploy/project.js';
 import { ArtifactError } from '../errors.js';
 import type { Agent } from '../interact/agent.js';
 import { OfflineExplorer } from '../interact/agents/explorer.js';
@@ -33,7 +34,8 @@ export function evidenceDirOf(task: EvaluationTask): string {
 }
 
 /** Does a scored result meet its thresholds (0–100)? */
-export function meetsThresholds(r: Pick<EvaluationResult, 'status' | 'scores' | 'thresholds'>): boolean {
+export function meetsThresholds(r: Pick<EvaluationResult, 'status' | 'scores' | 'thresholds'> & { expectStatus?: EvaluationResult['status'] }): boolean {
+  if (r.expectStatus && r.expectStatus !== 'scored') return r.status === r.expectStatus;
   if (r.status !== 'scored' || !r.scores) return false;
   const t = r.thresholds;
   return (t.functionality === undefined || r.scores.functionality >= t.functionality) && (t.aesthetics === undefined || r.scores.aesthetics >= t.aesthetics) && (t.total === undefined || r.scores.total >= t.total);
@@ -73,7 +75,10 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     }
   };
 
-  const deployment: Deployment = await stage('deploy', config.timeouts.deploy, () => deploy(task));
+  const deployLimit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
+  const deployment: Deployment = await stage('deploy', deployLimit, () =>
+    deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }),
+  );
   evidence.deploy = deployment.evidence;
   const origin = new URL(deployment.evidence.url).origin;
   const defaultViewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
@@ -178,6 +183,7 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     rubric: [],
     reasons: [],
     thresholds: task.thresholds,
+    ...(task.expectStatus ? { expectStatus: task.expectStatus } : {}),
     passed: false,
     timings,
     evidenceDir,
@@ -198,6 +204,9 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   try {
     evidence = await collectEvidence(task, ctx, timings);
   } catch (e) {
+    if (e instanceof BuildFailure) {
+      return done({ ...base, status: 'build-failed', error: { stage: 'deploy', message: e.message }, build: { step: e.step, cause: e.cause.kind, summary: e.cause.summary, logTail: e.logTail.slice(-4000) } });
+    }
     const stage: Stage = e instanceof ArtifactError ? 'load' : ((e as { stage?: Stage }).stage ?? 'deploy');
     return done({ ...base, error: { stage, message: errorMessage(e) } });
   }

@@ -91,7 +91,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
     suite: {
       file,
       queries,
-      candidates: spec.candidates.map((c) => ({ name: c.name, mode: c.mode, path: c.path, thresholds: c.thresholds })),
+      candidates: spec.candidates.map((c) => ({ name: c.name, mode: c.mode, path: c.path, thresholds: c.thresholds, expectStatus: c.expectStatus })),
       thresholds: spec.thresholds ?? {},
     },
     problems,

@@ -27,6 +27,7 @@ export const candidateSchema = z.looseObject({
   mode: z.enum(['html', 'react']),
   path: z.string().min(1),
   thresholds: thresholds.optional(),
+  expectStatus: z.enum(['scored', 'build-failed', 'error']).optional(),
 });
 
 /** The spec object. Exactly one of `query` or `queries` is required (checked after parsing). */
@@ -53,4 +54,5 @@ export const SPEC_HINTS: Record<string, string> = {
   functionality: 'use a number from 0 to 100',
   aesthetics: 'use a number from 0 to 100',
   total: 'use a number from 0 to 100',
+  expectStatus: 'use "scored", "build-failed" or "error"',
 };

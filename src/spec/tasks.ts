@@ -28,6 +28,7 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
           query,
           candidate: { name: c.name, mode: c.mode, artifactPath },
           thresholds: { ...base, ...suite.thresholds, ...c.thresholds },
+          ...(c.expectStatus ? { expectStatus: c.expectStatus } : {}),
         });
       }
     }
