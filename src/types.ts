@@ -263,6 +263,16 @@ export interface LanguageCheck {
   method: string;
 }
 
+/** A request to a public CDN answered from Cookie's offline copy of the library. */
+export interface CdnRewrite {
+  url: string;
+  /** `package@version/file` that answered it. */
+  servedFrom: string;
+  /** True when the requested version was served. */
+  exact: boolean;
+  note?: string;
+}
+
 /** A dialog (alert/confirm/prompt/beforeunload) the page opened and how Cookie answered it. */
 export interface DialogEvent {
   type: string;
@@ -476,6 +486,8 @@ export interface Evidence {
   failedRequests: FailedRequest[];
   dialogs: DialogEvent[];
   navigations: NavigationEvent[];
+  /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */
+  cdn?: { rewrites: CdnRewrite[]; unresolved: string[] };
   /** Stages that could not run to completion and why (time-outs, crashes of the harness). */
   stageErrors: { stage: Stage; message: string }[];
 }

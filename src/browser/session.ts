@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright';
-import type { ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '../types.js';
+import type { CdnRewrite, ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '../types.js';
 import { timebox } from '../util/timebox.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
@@ -17,6 +17,8 @@ export class EventLog {
   readonly failedRequests: FailedRequest[] = [];
   readonly dialogs: DialogEvent[] = [];
   readonly navigations: NavigationEvent[] = [];
+  /** Requests answered by the offline CDN. */
+  readonly cdnRewrites: CdnRewrite[] = [];
   /** URLs Cookie blocked because they left the app's origin. */
   readonly blockedUrls = new Set<string>();
   step: number | undefined;
@@ -51,6 +53,18 @@ export interface SessionOptions {
    * and the audio recording of Stage 2. Default true.
    */
   media?: boolean;
+  /** Answer a request that leaves the app (the offline CDN); null keeps it blocked. */
+  resolveExternal?: (url: string) => Fulfil | null;
+  /** For same-origin requests the app's folder cannot answer (404): a stand-in, or null. */
+  resolveMissingLocal?: { matches: (url: string) => boolean; resolve: (url: string) => Fulfil | null };
+}
+
+/** A response that stands in for a request. */
+export interface Fulfil {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  rewrite: CdnRewrite;
 }
 
 function isSameOrigin(url: string, origin: string): boolean {
@@ -97,10 +111,26 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   // the document a page tried to open off the app (its own URL then reads chrome-error://)
   const blockedDocument = new WeakMap<Page, string>();
   let lastBlockedDocument: string | undefined;
-  await context.route('**/*', (route) => {
+  const fulfil = (route: import('playwright').Route, f: Fulfil) => {
+    log.cdnRewrites.push(f.rewrite);
+    return route.fulfill({ status: f.status, contentType: f.contentType, body: f.body, headers: { 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' } }).catch(() => {});
+  };
+  await context.route('**/*', async (route) => {
     const req = route.request();
     const url = req.url();
-    if (isSameOrigin(url, origin)) return route.continue().catch(() => {});
+    if (isSameOrigin(url, origin)) {
+      if (opts.resolveMissingLocal?.matches(url)) {
+        const res = await route.fetch().catch(() => null);
+        if (res && res.status() === 404) {
+          const f = opts.resolveMissingLocal.resolve(url);
+          if (f) return fulfil(route, f);
+        }
+        return res ? route.fulfill({ response: res }).catch(() => {}) : route.continue().catch(() => {});
+      }
+      return route.continue().catch(() => {});
+    }
+    const f = opts.resolveExternal?.(url);
+    if (f) return fulfil(route, f);
     log.blockedUrls.add(url);
     if (req.resourceType() === 'document') {
       lastBlockedDocument = url;
@@ -160,7 +190,7 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     const where = loc?.url ? `${loc.url}:${loc.lineNumber}` : undefined;
     const env =
       (loc?.url && log.blockedUrls.has(loc.url)) ||
-      /ERR_BLOCKED_BY_CLIENT|ERR_NAME_NOT_RESOLVED|favicon\.ico/.test(text) ||
+      /ERR_BLOCKED_BY_CLIENT|ERR_NAME_NOT_RESOLVED|favicon\.ico|Failed to find a valid digest in the 'integrity' attribute/.test(text) ||
       /GPU stall|GL_CLOSE_PATH_NV|Automatic fallback to software WebGL/.test(text);
     log.consoleErrors.push({ text, origin: env ? 'environment' : 'app', atMs: log.now(), location: where, step: log.step });
   });

@@ -150,6 +150,8 @@ export const userConfigSchema = z
       .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
+    /** Serve common libraries requested from public CDNs from local copies (the offline CDN). */
+    offlineCdn: z.boolean().default(true),
     /** npm cache shared by every project candidate (installs stay offline-friendly and fast). */
     npmCache: z.string().default(path.join(os.homedir(), '.cache', 'cookie', 'npm')),
     concurrency: z.number().int().min(1).max(64).default(1),

@@ -4,6 +4,8 @@ import type { Browser } from 'playwright';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy, type Deployment } from '../deploy/deploy.js';
+import { isCdnUrl } from '../common/cdn.js';
+import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure } from '../deploy/project.js';
 import { ArtifactError } from '../errors.js';
 import type { Agent } from '../interact/agent.js';
@@ -85,7 +87,11 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
   let session: Awaited<ReturnType<typeof openAppSession>> | null = null;
   try {
     const browser = await ctx.getBrowser();
-    session = await openAppSession(browser, origin, { viewport: defaultViewport, media: config.agent.freeze || config.recording.audio });
+    session = await openAppSession(browser, origin, {
+      viewport: defaultViewport,
+      media: config.agent.freeze || config.recording.audio,
+      ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+    });
     const s = session;
     s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
 
@@ -137,6 +143,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       evidence.failedRequests = log.failedRequests;
       evidence.dialogs = log.dialogs;
       evidence.navigations = log.navigations;
+      evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
       await session.close();
     }
     await deployment.close().catch(() => {});

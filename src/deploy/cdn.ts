@@ -1,0 +1,251 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { lookup } from 'mrmime';
+import type { CdnRewrite } from '../types.js';
+
+const require = createRequire(import.meta.url);
+
+/** An installed copy of a library: the npm alias it lives under and its version. */
+interface Installed {
+  alias: string;
+  version: string;
+}
+
+/**
+ * Libraries Cookie serves offline, by npm name: the versions installed with Cookie (as `cdn-*` npm
+ * aliases in package.json) and the names cdnjs files them under. The set covers what LLM-written pages
+ * load most (three.js, React/ReactDOM UMD, Tailwind's browser build, Chart.js, D3, GSAP, p5, anime.js,
+ * Matter.js, cannon-es, Font Awesome, Babel standalone, jQuery, lodash, Vue, Leaflet).
+ */
+export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] }> = {
+  three: { aliases: ['cdn-three', 'cdn-three-legacy'], cdnjs: ['three.js'] },
+  react: { aliases: ['cdn-react'], cdnjs: ['react'] },
+  'react-dom': { aliases: ['cdn-react-dom'], cdnjs: ['react-dom'] },
+  '@tailwindcss/browser': { aliases: ['cdn-tailwind-browser'], cdnjs: [] },
+  'chart.js': { aliases: ['cdn-chartjs'], cdnjs: ['Chart.js', 'chart.js'] },
+  d3: { aliases: ['cdn-d3'], cdnjs: ['d3'] },
+  gsap: { aliases: ['cdn-gsap'], cdnjs: ['gsap'] },
+  p5: { aliases: ['cdn-p5', 'cdn-p5-2'], cdnjs: ['p5.js'] },
+  animejs: { aliases: ['cdn-animejs'], cdnjs: ['animejs', 'anime.js'] },
+  'matter-js': { aliases: ['cdn-matter'], cdnjs: ['matter-js'] },
+  'cannon-es': { aliases: ['cdn-cannon'], cdnjs: [] },
+  '@fortawesome/fontawesome-free': { aliases: ['cdn-fontawesome'], cdnjs: ['font-awesome'] },
+  '@babel/standalone': { aliases: ['cdn-babel'], cdnjs: ['babel-standalone'] },
+  jquery: { aliases: ['cdn-jquery'], cdnjs: ['jquery'] },
+  lodash: { aliases: ['cdn-lodash'], cdnjs: ['lodash.js'] },
+  vue: { aliases: ['cdn-vue'], cdnjs: ['vue'] },
+  leaflet: { aliases: ['cdn-leaflet'], cdnjs: ['leaflet'] },
+};
+const CDNJS = new Map(Object.entries(CDN_LIBRARIES).flatMap(([pkg, l]) => l.cdnjs.map((n) => [n.toLowerCase(), pkg] as const)));
+/** Well-known vendored library builds a page may expect beside it (a harness provided them). */
+const VENDORED: Record<string, string> = {
+  'react.production.min.js': 'react',
+  'react.development.js': 'react',
+  'react-dom.production.min.js': 'react-dom',
+  'react-dom.development.js': 'react-dom',
+  'tailwind.min.js': '@tailwindcss/browser',
+  'tailwindcss.js': '@tailwindcss/browser',
+  'three.min.js': 'three',
+  'babel.min.js': '@babel/standalone',
+};
+
+let installedCache: Map<string, Installed[]> | null = null;
+/** Which versions are installed (read once from node_modules). */
+function installed(): Map<string, Installed[]> {
+  if (installedCache) return installedCache;
+  installedCache = new Map();
+  for (const [pkg, lib] of Object.entries(CDN_LIBRARIES)) {
+    const list: Installed[] = [];
+    for (const alias of lib.aliases) {
+      const dir = findPackageDir(alias);
+      if (dir) list.push({ alias, version: (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version });
+    }
+    installedCache.set(pkg, list);
+  }
+  return installedCache;
+}
+
+/** The folder of an installed package, found along Node's module paths (its `exports` may hide package.json). */
+function findPackageDir(alias: string): string | null {
+  for (const base of require.resolve.paths(alias) ?? []) {
+    const dir = path.join(base, alias);
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  return null;
+}
+
+function dirOf(alias: string): string {
+  const d = findPackageDir(alias);
+  if (!d) throw new Error(`offline CDN package ${alias} is not installed`);
+  return d;
+}
+
+/** Does the served version match the request: equal, or equal on every part the request gives (`18` ↔ 18.3.1; `r128` ↔ 0.128.x). */
+function sameVersion(requested: string | undefined, served: string): boolean {
+  if (!requested || /^(latest|next)$/.test(requested)) return true;
+  const r = requested.replace(/^[v^~=]+/, '');
+  const three = r.match(/^r(\d+)$/);
+  if (three) return served.startsWith(`0.${three[1]}.`);
+  const parts = r.split('.');
+  return served.split('.').slice(0, parts.length).join('.') === parts.join('.');
+}
+
+/** Parse "18", "1.9.0", "r128", "^3.2", "latest" into [major, minor] (three.js "r128" = 0.128). */
+export function parseVersion(v: string | undefined): [number, number] | null {
+  if (!v) return null;
+  const r = v.match(/^r(\d+)/);
+  if (r) return [0, Number(r[1])];
+  const m = v.match(/(\d+)(?:\.(\d+))?/);
+  return m ? [Number(m[1]), Number(m[2] ?? -1)] : null;
+}
+
+/** The installed version closest to the requested one: same major first (then nearest minor), else the newest. */
+function pickVersion(list: Installed[], requested: string | undefined): { pick: Installed; exact: boolean } | null {
+  if (!list.length) return null;
+  const want = parseVersion(requested);
+  const scored = list.map((i) => {
+    const have = parseVersion(i.version)!;
+    const exact = sameVersion(requested, i.version);
+    const dist = want ? (have[0] === want[0] ? 0 : 1000) + (want[1] >= 0 ? Math.abs(have[1] - want[1]) : 0) : -have[0] * 1000 - have[1];
+    return { i, exact, dist };
+  });
+  scored.sort((a, b) => a.dist - b.dist);
+  return { pick: scored[0]!.i, exact: scored[0]!.exact };
+}
+
+const SEARCH_DIRS = ['', 'build', 'dist', 'lib', 'umd', 'css', 'webfonts', 'min', 'dist/umd', 'lib/min'];
+
+/** Find a file in a package: the exact path, else the same basename in the usual folders (.min.js ↔ .js). */
+function findFile(root: string, wanted: string): string | null {
+  const clean = wanted.replace(/^\/+/, '').split('?')[0]!;
+  if (clean && fs.existsSync(path.join(root, clean)) && fs.statSync(path.join(root, clean)).isFile()) return path.join(root, clean);
+  const base = path.basename(clean);
+  const names = [base, base.replace(/\.min\.(js|css)$/, '.$1'), base.replace(/\.(js|css)$/, '.min.$1'), base.replace(/^three\.js$/, 'three.min.js')];
+  // webfonts keep their folder (Font Awesome CSS refers to ../webfonts/)
+  const sub = clean.includes('webfonts/') ? ['webfonts'] : SEARCH_DIRS;
+  for (const d of sub) for (const n of names) if (n && fs.existsSync(path.join(root, d, n)) && fs.statSync(path.join(root, d, n)).isFile()) return path.join(root, d, n);
+  return null;
+}
+
+/** The default browser file of a package (`unpkg`, `jsdelivr`, `browser`, `main` fields). */
+function entryOf(root: string): string | null {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+  for (const k of ['unpkg', 'jsdelivr', 'browser', 'main']) {
+    const v = pkg[k];
+    if (typeof v === 'string' && fs.existsSync(path.join(root, v))) return path.join(root, v);
+  }
+  return null;
+}
+
+/** What a CDN URL asks for: the npm package, version and file. */
+export function parseCdnUrl(raw: string): { pkg: string; version?: string; file: string } | { special: 'fonts' } | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  const host = u.hostname;
+  const p = decodeURIComponent(u.pathname);
+  const npmPath = (rest: string) => {
+    const m = rest.match(/^\/((?:@[^/]+\/)?[^/@]+)(?:@([^/]+))?(\/.*)?$/);
+    return m ? { pkg: m[1]!, version: m[2], file: m[3] ?? '' } : null;
+  };
+  if (host === 'fonts.googleapis.com' || host === 'fonts.gstatic.com') return { special: 'fonts' };
+  if (host === 'cdn.jsdelivr.net' || host === 'fastly.jsdelivr.net') return p.startsWith('/npm/') ? npmPath(p.slice(4)) : null;
+  if (host === 'unpkg.com' || host === 'esm.sh' || host === 'cdn.skypack.dev') return npmPath(p);
+  if (host === 'cdn.tailwindcss.com') return { pkg: '@tailwindcss/browser', file: '' };
+  if (host === 'cdnjs.cloudflare.com') {
+    const m = p.match(/^\/ajax\/libs\/([^/]+)\/([^/]+)\/(.+)$/);
+    const pkg = m && CDNJS.get(m[1]!.toLowerCase());
+    return pkg ? { pkg, version: m![2], file: m![3]! } : null;
+  }
+  if (host === 'code.jquery.com') {
+    const m = p.match(/jquery-(\d[\w.]*?)(\.min|\.slim\.min|\.slim)?\.js$/);
+    return m ? { pkg: 'jquery', version: m[1], file: `dist/jquery${m[2] ?? ''}.js` } : null;
+  }
+  if (host === 'threejs.org') return { pkg: 'three', file: p };
+  if (host === 'd3js.org') {
+    const m = p.match(/d3\.v(\d+)/);
+    return { pkg: 'd3', version: m?.[1], file: 'dist/d3.min.js' };
+  }
+  return null;
+}
+
+/** A response to fulfil a request with. */
+export interface Fulfilment {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  rewrite: CdnRewrite;
+}
+
+/**
+ * The offline CDN (PITFALLS.md: a library loaded from a CDN fails offline and the page looks broken):
+ * answer a request to a public CDN from the npm packages installed with Cookie, matching the requested
+ * version where one is installed (same major first). Google Fonts get an empty stylesheet (system fonts;
+ * font failures are never penalised). Returns null when the request cannot be served: it then stays
+ * blocked and is recorded as unresolved, and the judge does not blame the app for it.
+ */
+export function resolveCdn(url: string): Fulfilment | null {
+  const req = parseCdnUrl(url);
+  if (!req) return null;
+  if ('special' in req) {
+    const css = /\/css2?\b/.test(url) || url.includes('fonts.googleapis.com');
+    return { status: css ? 200 : 204, contentType: css ? 'text/css' : 'font/woff2', body: Buffer.from(css ? '/* fonts are not available offline: system fonts are used */\n' : ''), rewrite: { url, servedFrom: 'system fonts (empty stylesheet)', exact: false, note: 'web fonts unavailable offline; not penalised' } };
+  }
+  const list = installed().get(req.pkg);
+  if (!list?.length) return null;
+  const esm = url.includes('esm.sh') || url.includes('skypack');
+  // three.js UMD builds (three.min.js, three.js) exist only in the legacy version
+  const wantsUmd = req.pkg === 'three' && /(^|\/)three(\.min)?\.js$/.test(req.file);
+  const choice = wantsUmd ? { pick: list.find((i) => i.alias === 'cdn-three-legacy') ?? list[0]!, exact: false } : pickVersion(list, req.version);
+  if (!choice) return null;
+  const root = dirOf(choice.pick.alias);
+  let file: string | null = null;
+  if (esm && !req.file) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { module?: string };
+    file = pkg.module && fs.existsSync(path.join(root, pkg.module)) ? path.join(root, pkg.module) : null;
+  } else file = req.file && req.file !== '/' ? findFile(root, req.file) : entryOf(root);
+  if (!file) return null;
+  const exact = sameVersion(req.version, choice.pick.version) && !(req.pkg === '@tailwindcss/browser' && url.includes('cdn.tailwindcss.com'));
+  return {
+    status: 200,
+    contentType: lookup(file) ?? 'application/octet-stream',
+    body: fs.readFileSync(file),
+    rewrite: {
+      url,
+      servedFrom: `${req.pkg}@${choice.pick.version}/${path.relative(root, file)}`,
+      exact,
+      ...(exact ? {} : { note: `requested ${req.version ?? 'latest'}, served ${choice.pick.version}${req.pkg === '@tailwindcss/browser' ? ' (Tailwind v4 browser build for the v3 Play CDN)' : ''}` }),
+    },
+  };
+}
+
+/**
+ * A same-origin request for a well-known vendored library build that the candidate's folder lacks (e.g.
+ * `lib/react.production.min.js`, which the generating harness provided): serve it from the offline CDN.
+ * @returns null when the name is not a known library build
+ */
+export function resolveVendored(url: string): Fulfilment | null {
+  const base = path.basename(new URL(url).pathname);
+  const pkg = VENDORED[base];
+  if (!pkg) return null;
+  const list = installed().get(pkg);
+  const choice = list && pickVersion(list, pkg === 'three' ? 'r149' : undefined);
+  if (!choice) return null;
+  const root = dirOf(choice.pick.alias);
+  const file = pkg === '@tailwindcss/browser' ? entryOf(root) : findFile(root, base);
+  if (!file) return null;
+  return { status: 200, contentType: lookup(file) ?? 'text/javascript', body: fs.readFileSync(file), rewrite: { url, servedFrom: `${pkg}@${choice.pick.version}/${path.relative(root, file)}`, exact: false, note: 'vendored library missing beside the page; served from the offline CDN' } };
+}
+
+/** True when a same-origin URL names a vendored library build Cookie can stand in for. */
+export function isVendoredName(url: string): boolean {
+  try {
+    return path.basename(new URL(url).pathname) in VENDORED;
+  } catch {
+    return false;
+  }
+}

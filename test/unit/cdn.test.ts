@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { resolveCdn, resolveVendored } from '../../src/deploy/cdn.js';
+
+const served = (url: string) => {
+  const f = resolveCdn(url);
+  return f && { from: f.rewrite.servedFrom, exact: f.rewrite.exact, type: f.contentType, bytes: f.body.length };
+};
+
+describe('offline CDN', () => {
+  it.each([
+    ['https://unpkg.com/react@18/umd/react.production.min.js', /^react@18\.\d+\.\d+\/umd\/react\.production\.min\.js$/, true],
+    ['https://unpkg.com/react-dom@18/umd/react-dom.production.min.js', /^react-dom@18\.\d+\.\d+\/umd\/react-dom\.production\.min\.js$/, true],
+    ['https://cdn.tailwindcss.com', /^@tailwindcss\/browser@4\.[\d.]+\/dist\/index\.global\.js$/, false],
+    ['https://cdnjs.cloudflare.com/ajax/libs/three.js/r128/three.min.js', /^three@0\.149\.\d+\/build\/three\.min\.js$/, false],
+    ['https://cdn.jsdelivr.net/npm/three@0.187.0/build/three.module.js', /^three@0\.187\.\d+\/build\/three\.module\.js$/, true],
+    ['https://cdnjs.cloudflare.com/ajax/libs/Chart.js/4.4.0/chart.umd.min.js', /^chart\.js@4\.[\d.]+\/dist\/chart\.umd\.(min\.)?js$/, false],
+    ['https://d3js.org/d3.v7.min.js', /^d3@7\.[\d.]+\/dist\/d3\.min\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/gsap@3.12.2/dist/gsap.min.js', /^gsap@3\.[\d.]+\/dist\/gsap\.min\.js$/, false],
+    ['https://cdnjs.cloudflare.com/ajax/libs/p5.js/1.9.0/p5.min.js', /^p5@1\.[\d.]+\/lib\/p5\.min\.js$/, false],
+    ['https://cdn.jsdelivr.net/npm/p5@1.9.0/lib/p5.min.js', /^p5@1\.[\d.]+\/lib\/p5\.min\.js$/, false],
+    ['https://cdnjs.cloudflare.com/ajax/libs/animejs/3.2.1/anime.min.js', /^animejs@3\.[\d.]+\/lib\/anime\.min\.js$/, false],
+    ['https://cdn.jsdelivr.net/npm/matter-js@0.19.0/build/matter.min.js', /^matter-js@0\.[\d.]+\/build\/matter\.min\.js$/, false],
+    ['https://cdn.jsdelivr.net/npm/cannon-es@0.20.0/dist/cannon-es.js', /^cannon-es@0\.20\.\d+\/dist\/cannon-es\.js$/, true],
+    ['https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.0/css/all.min.css', /^@fortawesome\/fontawesome-free@6\.[\d.]+\/css\/all\.min\.css$/, false],
+    ['https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.0/webfonts/fa-solid-900.woff2', /^@fortawesome\/fontawesome-free@6\.[\d.]+\/webfonts\/fa-solid-900\.woff2$/, false],
+    ['https://unpkg.com/@babel/standalone/babel.min.js', /^@babel\/standalone@7\.[\d.]+\/babel\.min\.js$/, true],
+  ])('%s', (url, from, exact) => {
+    const s = served(url)!;
+    expect(s).not.toBeNull();
+    expect(s.from).toMatch(from);
+    expect(s.exact).toBe(exact);
+    expect(s.bytes).toBeGreaterThan(1000);
+  });
+
+  it('serves JavaScript, CSS and fonts with their content types', () => {
+    expect(served('https://unpkg.com/react@18/umd/react.production.min.js')!.type).toMatch(/javascript/);
+    expect(served('https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.0/css/all.min.css')!.type).toBe('text/css');
+    expect(served('https://fonts.googleapis.com/css2?family=Inter:wght@400;700')).toMatchObject({ type: 'text/css', from: 'system fonts (empty stylesheet)' });
+  });
+
+  it('leaves what it does not have unresolved', () => {
+    expect(resolveCdn('https://cdn.jsdelivr.net/npm/some-unknown-lib@1.0.0/index.js')).toBeNull();
+    expect(resolveCdn('https://api.example.com/data.json')).toBeNull();
+    expect(resolveCdn('https://cdn.jsdelivr.net/npm/three@0.187.0/examples/jsm/does-not-exist.js')).toBeNull();
+  });
+
+  it('stands in for well-known vendored builds missing beside a page', () => {
+    expect(resolveVendored('http://127.0.0.1:1/lib/react-dom.production.min.js')!.rewrite.servedFrom).toMatch(/^react-dom@18/);
+    expect(resolveVendored('http://127.0.0.1:1/lib/tailwind.min.js')!.rewrite.servedFrom).toMatch(/^@tailwindcss\/browser@4.*index\.global\.js$/);
+    expect(resolveVendored('http://127.0.0.1:1/app.js')).toBeNull();
+  });
+});
