@@ -193,6 +193,8 @@ export interface DomInventory {
   style: StyleSignals;
   /** Elements whose text is cut off or overlaps another text element. */
   textProblems: TextProblem[];
+  /** Distinct strings drawn on canvases with fillText/strokeText (first ~4,000 characters). */
+  canvasText?: string;
   /** Alignment and spacing of visible content boxes (interface regularity). */
   layout?: { boxes: number; alignedShare: number; spacingValues: number[] };
   scrollHeight: number;

@@ -52,6 +52,24 @@
     new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; } }).observe({ type, buffered: true });
   } catch (e) { /* unsupported */ }
 
+  // ── text drawn on canvases (fillText/strokeText): a reviewer reads it like any other text ──
+  const drawn = new Map();
+  try {
+    for (const name of ['fillText', 'strokeText']) {
+      const orig = CanvasRenderingContext2D.prototype[name];
+      CanvasRenderingContext2D.prototype[name] = function (text, ...rest) {
+        try {
+          const t = String(text);
+          if (t.trim() && drawn.size < 5000) drawn.set(t, (drawn.get(t) || 0) + 1);
+        } catch (e) { /* ignore */ }
+        return orig.call(this, text, ...rest);
+      };
+    }
+  } catch (e) { /* no canvas */ }
+  function canvasText() {
+    return [...drawn.keys()].join(' ').replace(/\s+/g, ' ').slice(0, 4000);
+  }
+
   const MAX_ELEMENTS = 6000;
   const INTERACTIVE = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=tab],' +
     '[role=link],[role=checkbox],[role=switch],[role=menuitem],[role=option],[role=radio],[role=slider],' +
@@ -306,6 +324,7 @@
       style: styleSignals(),
       textProblems: textProblems(),
       layout: layoutMetrics(),
+      canvasText: canvasText(),
       scrollHeight: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
     };
   }

@@ -144,7 +144,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await sleep(300);
 
-  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage);
+  // text drawn on canvases is read like any other visible text
+  if (result.inventory) result.language = checkLanguage(`${result.inventory.textSample}\n${result.inventory.canvasText ?? ''}`, opts.expectedLanguage);
   return result;
 }
 

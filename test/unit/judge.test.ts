@@ -67,8 +67,14 @@ describe('offline judge: static scores', () => {
   it('raw HTML gets aesthetics baseline 1; a canvas page is read from its pixels', () => {
     const raw = perception({ inventory: inventory({ style: { fontFamilies: ['Times New Roman'], defaultFont: true, distinctColors: 1, distinctBackgrounds: 0, roundedElements: 0, shadowedElements: 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [16], elementCount: 10 } }) });
     expect(judgeOffline(evidence({ static: raw })).static8.aesthetics).toBe(1);
-    const canvas = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare: 0.1 });
-    expect(judgeOffline(evidence({ static: canvas })).static8.aesthetics).toBeGreaterThanOrEqual(5);
+    const canvas = (colours: number) => {
+      const st = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare: 0.1 });
+      for (const v of st.viewports) v.blank.colours = colours;
+      return judgeOffline(evidence({ static: st })).static8.aesthetics;
+    };
+    expect(canvas(900)).toBeGreaterThanOrEqual(5);
+    expect(canvas(150)).toBe(4); // unpolished (3) + live animation
+    expect(canvas(30)).toBe(2);
   });
 });
 

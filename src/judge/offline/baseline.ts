@@ -14,8 +14,9 @@ export function aestheticsBaseline(st: StaticPerception): { tier: number; bonus:
   const canvasPage = inv.canvases.some((c) => c.areaShare >= 0.5);
   const vp = st.viewports.find((v) => v.width === 1280) ?? st.viewports[st.viewports.length - 1];
   if (canvasPage) {
+    // a canvas is judged by its pixels: shading, gradients and anti-aliasing show as colour depth
     const colours = vp?.blank.colours ?? 0;
-    const tier = colours >= 40 ? 5 : colours >= 10 ? 3 : 1;
+    const tier = colours >= 400 ? 5 : colours >= 100 ? 3 : 1;
     const bonuses: string[] = [];
     if (colours >= 400 && (vp?.contentShare ?? 0) >= 0.05) bonuses.push('rich colour system');
     if (st.animatedShare > 0.002) bonuses.push('live animation');

@@ -152,7 +152,10 @@ export function languageConsistency(f: Facts): CheckResult {
  */
 export function brokenByError(f: Facts): CheckResult | null {
   if (!f.rendered || !f.vpDefault || f.cdnScriptsMissing.length) return null;
-  const errs = [...f.ev.pageErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
+  // uncaught exceptions: page errors, and console errors in an exception's shape (callbacks run by the
+  // harness's clock report their exceptions on the console)
+  const uncaught = (e: ConsoleEntry) => /^(Uncaught )?(\w*Error|DOMException)\b/.test(e.text);
+  const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors.filter(uncaught)].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
   if (!errs.length || f.vpDefault.contentShare >= 0.05) return null;
   return {
     verdict: verdict('3', 'fail', 'load-time exception + nearly empty content area', `threw "${errs[0]!.text.slice(0, 100)}" and ${(f.vpDefault.contentShare * 100).toFixed(1)}% of the screen carries content`),
@@ -353,7 +356,7 @@ export function media(f: Facts): CheckResult {
  * Item 11, animation smoothness: frames per second the page delivers (a counter on requestAnimationFrame,
  * which stalls when the app blocks the main thread) while idle and while each action ran, on pages that
  * animate or play; and load latency. Measured on this machine (2 cores, software WebGL): thresholds are
- * set low (10 fps) so only real jank counts.
+ * set low (15 fps major, 3 fps critical) so only real jank counts.
  */
 export function smoothness(f: Facts): CheckResult {
   const method = 'frames per second (requestAnimationFrame counter) idle and during actions; long animation frames; load time';
