@@ -2,7 +2,9 @@ import { InputError } from '../src/errors.js';
 import type { Reporter } from '../src/types.js';
 import { ConsoleReporter } from './console.js';
 import { JsonReporter } from './json.js';
+import { HtmlReporter } from './html/index.js';
 import { JunitReporter } from './junit.js';
+import { LeaderboardReporter } from './leaderboard.js';
 
 /**
  * Reporter registry (Vitest style: a name → factory map; config may say `'junit'` or
@@ -12,6 +14,8 @@ export const REPORTERS: Record<string, (options: Record<string, unknown>) => Rep
   console: (o) => new ConsoleReporter(o),
   json: (o) => new JsonReporter(o),
   junit: (o) => new JunitReporter(o),
+  html: (o) => new HtmlReporter(o),
+  leaderboard: (o) => new LeaderboardReporter(o),
 };
 
 /**

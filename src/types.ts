@@ -619,6 +619,10 @@ export interface EvaluationResult {
   evidenceDir: string;
   query: { prompt: string; language: string; kind: QueryKind; category?: string; difficulty?: string };
   finishedAt: string;
+  /** True when this result was reused from the cache (its files unchanged), not evaluated again. */
+  cached?: boolean;
+  /** Cache key: a hash of the artifact's files, the query, the agent/judge settings and the prompt versions. */
+  cacheKey?: string;
 }
 
 /** The whole results file (`<outputDir>/results.json`), rewritten atomically after each evaluation. */

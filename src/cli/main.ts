@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import { agreementFromFiles } from '../analysis/agreement.js';
 import { loadConfig, resolveConfig } from '../config/load.js';
 import { makeJudge } from '../judge/index.js';
+import { startStaticServer } from '../deploy/static-server.js';
 import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
 import { runCookie } from '../runner/run.js';
@@ -93,6 +94,23 @@ export async function main(argv: string[]): Promise<void> {
         }
       }
       writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
+    });
+
+  cli
+    .command('show-report [dir]', 'Serve the HTML report of a run (default cookie-results) on 127.0.0.1 and print its URL')
+    .option('--port <port>', 'Port (default: any free port)', { default: 0 })
+    .action(async (dir: string | undefined, flags: Record<string, unknown>) => {
+      const base = path.resolve(dir ?? 'cookie-results');
+      const root = fs.existsSync(path.join(base, 'index.html')) ? base : path.join(base, 'report');
+      if (!fs.existsSync(path.join(root, 'index.html'))) {
+        console.error(`${pc.red('✗')} ${root}: no index.html. Fix: run \`cookie test --reporter html\` first, or pass its output dir`);
+        process.exitCode = 2;
+        return;
+      }
+      const server = await startStaticServer(root, { port: Number(flags.port) || 0 });
+      console.log(`Cookie report: ${server.origin}/  (Ctrl-C to stop)`);
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      await server.close();
     });
 
   cli

@@ -17,7 +17,7 @@ export interface StaticServer {
  * @param root absolute folder to serve
  * @param opts.spa answer unknown paths with index.html (client-side routing of a built single-page app)
  */
-export async function startStaticServer(root: string, opts: { spa?: boolean } = {}): Promise<StaticServer> {
+export async function startStaticServer(root: string, opts: { spa?: boolean; port?: number } = {}): Promise<StaticServer> {
   const serve = sirv(root, { dev: true, dotfiles: false, single: !!opts.spa });
   const server = http.createServer((req, res) => {
     if (req.url === '/favicon.ico' && !fs.existsSync(`${root}/favicon.ico`)) {
@@ -31,7 +31,7 @@ export async function startStaticServer(root: string, opts: { spa?: boolean } = 
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return {

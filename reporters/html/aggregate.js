@@ -1,0 +1,92 @@
+// Leaderboard aggregation, in plain JavaScript so the same code computes leaderboard.json (imported by
+// reporters/leaderboard.ts) and the filtered leaderboard of the HTML report (inlined into the page).
+// Conventions (paper §5.1, Table 2; METHOD.md §6, §9): scores are 0–100; an evaluation that was not scored
+// (build-failed or error) counts 0 in the means — a failed install or start zeroes everything downstream —
+// and 0 in the runnable rate; pairwise win rate compares candidates on the queries both answered, ties half.
+
+/** @param {number[]} xs */
+function mean(xs) {
+  return xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;
+}
+
+/** @param {any[]} evs */
+function means(evs) {
+  const s = (k) => evs.map((e) => (e.scores ? e.scores[k] : 0));
+  return { n: evs.length, functionality: mean(s('functionality')), aesthetics: mean(s('aesthetics')), total: mean(s('total')) };
+}
+
+/** @param {any[]} evs @param {(e: any) => string | undefined} key */
+function groupMeans(evs, key) {
+  const out = {};
+  for (const e of evs) {
+    const k = key(e);
+    if (!k) continue;
+    (out[k] = out[k] || []).push(e);
+  }
+  for (const k of Object.keys(out)) out[k] = means(out[k]);
+  return out;
+}
+
+/**
+ * Aggregate evaluations into leaderboard rows, one per candidate × mode.
+ * @param {any[]} evaluations EvaluationResult[] (results.json)
+ * @returns {any[]} rows sorted by overall total, best first
+ */
+export function aggregate(evaluations) {
+  const rows = new Map();
+  for (const e of evaluations) {
+    const k = `${e.candidate}\u0000${e.mode}`;
+    if (!rows.has(k)) rows.set(k, []);
+    rows.get(k).push(e);
+  }
+  // pairwise win rate over shared queries
+  const totalOf = (e) => (e && e.scores ? e.scores.total : 0);
+  const byKey = new Map([...rows.entries()].map(([k, evs]) => [k, new Map(evs.map((e) => [e.queryId, e]))]));
+  const out = [];
+  for (const [k, evs] of rows) {
+    const [candidate, mode] = k.split('\u0000');
+    let games = 0;
+    let points = 0;
+    for (const [k2, other] of byKey) {
+      if (k2 === k) continue;
+      for (const e of evs) {
+        const o = other.get(e.queryId);
+        if (!o) continue;
+        games++;
+        const d = totalOf(e) - totalOf(o);
+        points += d > 0 ? 1 : d === 0 ? 0.5 : 0;
+      }
+    }
+    const usage = evs.reduce(
+      (u, e) => {
+        for (const x of [e.usage, ...(e.judgeStages || []).map((s) => s.usage)]) {
+          if (!x) continue;
+          u.inputTokens += x.inputTokens;
+          u.outputTokens += x.outputTokens;
+          u.costUsd += x.costUsd;
+        }
+        return u;
+      },
+      { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    );
+    usage.costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
+    const overall = means(evs);
+    out.push({
+      candidate,
+      mode,
+      evaluations: evs.length,
+      scored: evs.filter((e) => e.status === 'scored').length,
+      runnableRate: Math.round((evs.filter((e) => e.status === 'scored').length / evs.length) * 1000) / 1000,
+      overall,
+      byPageType: groupMeans(evs, (e) => e.query && e.query.kind),
+      byCategory: groupMeans(evs, (e) => e.query && e.query.category),
+      byLanguage: groupMeans(evs, (e) => e.query && e.query.language),
+      byDifficulty: groupMeans(evs, (e) => e.query && e.query.difficulty),
+      winRate: games ? Math.round((points / games) * 1000) / 1000 : null,
+      pairs: games,
+      usage,
+      costPerPoint: overall.total ? Math.round((usage.costUsd / overall.total) * 1e6) / 1e6 : null,
+    });
+  }
+  return out.sort((a, b) => (b.overall.total ?? 0) - (a.overall.total ?? 0));
+}

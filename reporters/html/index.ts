@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults } from '../../src/types.js';
+import { writeTextAtomic } from '../../src/util/atomic.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Folder of the report inside the output dir. */
+export const REPORT_DIR = 'report';
+
+/** Options of the html reporter. */
+export interface HtmlReporterOptions {
+  /** Folder, relative to the output dir (default `report`). */
+  outputFolder?: string;
+}
+
+/** Put a file into the report: a hard link when possible (no copy of videos), else a copy. */
+function place(src: string, dest: string): boolean {
+  if (!fs.existsSync(src)) return false;
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.rmSync(dest, { force: true });
+  try {
+    fs.linkSync(src, dest);
+  } catch {
+    fs.copyFileSync(src, dest);
+  }
+  return true;
+}
+
+/** Escape JSON for a <script> element. */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, ' ');
+
+/** The per-evaluation details the evaluation page shows (read from the stored evidence). */
+function details(outputDir: string, e: EvaluationResult, n: number, dataDir: string) {
+  const evDir = path.join(outputDir, e.evidenceDir);
+  const read = <T>(f: string): T | null => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(evDir, f), 'utf8')) as T;
+    } catch {
+      return null;
+    }
+  };
+  const ev = read<Evidence>('evidence.json');
+  const trace = ev?.interaction ?? read<InteractionTrace>('trace.json');
+  const dest = path.join(dataDir, String(n));
+  const screenshots: { label: string; file: string }[] = [];
+  for (const v of ev?.static?.viewports ?? []) if (place(path.join(evDir, v.screenshot), path.join(dest, v.screenshot))) screenshots.push({ label: `${v.width} px`, file: v.screenshot });
+  if (ev?.static?.fullPageScreenshot && place(path.join(evDir, ev.static.fullPageScreenshot), path.join(dest, ev.static.fullPageScreenshot))) screenshots.push({ label: 'full page, 1280 px', file: ev.static.fullPageScreenshot });
+  const video = trace?.recording?.video && place(path.join(evDir, trace.recording.video.file), path.join(dest, trace.recording.video.file)) ? trace.recording.video.file : null;
+  return {
+    screenshots,
+    video,
+    videoNote: trace?.recording?.videoNote ?? (trace ? null : 'No interaction (the page did not render, or interaction was switched off).'),
+    audio: trace?.recording?.audio?.note ?? null,
+    report: trace?.report ?? null,
+    steps: (trace?.steps ?? []).map((s) => ({
+      index: s.index,
+      label: `${s.action.kind}${s.action.target ? ` ${s.action.target.role} “${s.action.target.name || s.action.target.tag}”` : ''}${s.action.key ? ` ${s.action.key}` : ''}${s.action.value ? ` “${s.action.value}”` : ''}${s.action.durationMs ? ` ${s.action.durationMs} ms` : ''}`,
+      reasoning: s.reasoning,
+      outcome: s.outcome,
+      changed: s.effect ? s.effect.screenChanged : null,
+      video: s.video ?? null,
+      errors: [...s.pageErrors, ...s.consoleErrors].map((x) => x.text.slice(0, 300)),
+    })),
+    consoleErrors: [...(ev?.pageErrors ?? []), ...(ev?.consoleErrors ?? [])].slice(0, 100).map((c) => ({ text: c.text.slice(0, 500), origin: c.origin })),
+  };
+}
+
+/**
+ * Write the HTML report folder (Playwright-style: data inlined in index.html, attachments beside it):
+ * a leaderboard (candidates × Dynamic/Static × Functionality/Aesthetics/Total, HTML vs React, runnable
+ * rate, win rate) with filters by L2 category, language and difficulty, and a page per evaluation with
+ * the screenshots at each viewport, the video beside its action trace (clicking a step seeks the video;
+ * the current step is highlighted while it plays), defects linked to their moment in the video, console
+ * errors, rubric items with their methods, static → final scores with reasons, and usage and cost.
+ * Self-contained and offline: it works opened from disk or served (`cookie show-report`).
+ * @returns the path of index.html
+ */
+export function writeHtmlReport(run: RunResults, outputDir: string, folder = REPORT_DIR): string {
+  const root = path.resolve(outputDir, folder);
+  const dataDir = path.join(root, 'data');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const evaluations = run.evaluations.map((e, n) => {
+    const d = details(outputDir, e, n, dataDir);
+    writeTextAtomic(path.join(dataDir, String(n), 'eval.js'), `window.__cookieEvalLoaded(${n}, ${scriptJson(d)});\n`);
+    const { artifactPath: _a, suiteFile: _s, ...rest } = e;
+    return { ...rest, n };
+  });
+  const summary = { run: { cookieVersion: run.cookieVersion, browserVersion: run.browserVersion, startedAt: run.startedAt, evaluations: run.evaluations.length }, evaluations };
+  const aggregate = fs.readFileSync(path.join(HERE, 'aggregate.js'), 'utf8').replace(/^export\s+/gm, '');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Cookie report</title><style>${fs.readFileSync(path.join(HERE, 'style.css'), 'utf8')}</style></head>
+<body><div id="app"></div>
+<script id="cookie-data" type="application/json">${scriptJson(summary)}</script>
+<script>${aggregate}</script>
+<script>${fs.readFileSync(path.join(HERE, 'app.js'), 'utf8')}</script>
+</body></html>
+`;
+  const index = path.join(root, 'index.html');
+  writeTextAtomic(index, html);
+  return index;
+}
+
+/** `--reporter html`: writes the report folder when the run ends. */
+export class HtmlReporter implements Reporter {
+  constructor(private readonly opts: HtmlReporterOptions = {}) {}
+
+  onRunEnd(run: RunResults, outputDir: string): void {
+    const index = writeHtmlReport(run, outputDir, this.opts.outputFolder ?? REPORT_DIR);
+    process.stdout.write(`HTML report: ${index}  (cookie show-report ${path.relative(process.cwd(), outputDir) || '.'})\n`);
+  }
+}
