@@ -8,7 +8,9 @@ import { makeJudge } from '../judge/index.js';
 import { startStaticServer } from '../deploy/static-server.js';
 import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
+import { CACHE_FILE, ResultCache } from '../runner/cache.js';
 import { runCookie } from '../runner/run.js';
+import { watchCookie } from '../runner/watch.js';
 import type { Evidence } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
@@ -38,10 +40,12 @@ export async function main(argv: string[]): Promise<void> {
     .option('--config <file>', 'Config file (default: cookie.config.ts in the working directory)')
     .option('--concurrency <n>', 'Evaluations run at once')
     .option('--steps <n>', 'Interaction step budget per evaluation (default 25)')
+    .option('--no-cache', 'Evaluate everything again instead of reusing unchanged evaluations')
+    .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
     .action(async (paths: string[], flags: Record<string, unknown>) => {
-      const outcome = await runCookie({
+      const opts = {
         paths,
         cwd: process.cwd(),
         configFile: flags.config as string | undefined,
@@ -49,9 +53,28 @@ export async function main(argv: string[]): Promise<void> {
         reporters: toList(flags.reporter),
         concurrency: toInt(flags.concurrency, '--concurrency'),
         steps: toInt(flags.steps, '--steps'),
-      });
+        cache: flags.cache !== false,
+      };
+      if (flags.watch) {
+        await watchCookie(opts);
+        return;
+      }
+      const outcome = await runCookie(opts);
       if (!outcome.run && outcome.specErrors.length) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
       process.exitCode = outcome.exitCode;
+    });
+
+  cli
+    .command('cache <action>', 'Manage the result cache: `cookie cache clear [--output-dir DIR]`')
+    .option('--output-dir <dir>', 'Output dir whose cache to clear (default: cookie-results)')
+    .action((action: string, flags: Record<string, unknown>) => {
+      if (action !== 'clear') {
+        console.error(`${pc.red('✗')} unknown cache action "${action}". Fix: use \`cookie cache clear\``);
+        process.exitCode = 2;
+        return;
+      }
+      const dir = path.resolve(String(flags.outputDir ?? 'cookie-results'));
+      console.log(ResultCache.clear(dir) ? `cleared ${path.join(dir, CACHE_FILE)}` : `no cache in ${dir}`);
     });
 
   cli

@@ -6,7 +6,7 @@ import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
-import { checkLanguage } from './language.js';
+import { checkLanguage } from '../common/language-check.js';
 
 const require = createRequire(import.meta.url);
 let axeSource: string | null = null;
@@ -144,8 +144,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await sleep(300);
 
-  // text drawn on canvases is read like any other visible text
-  if (result.inventory) result.language = checkLanguage(`${result.inventory.textSample}\n${result.inventory.canvasText ?? ''}`, opts.expectedLanguage);
+  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage);
   return result;
 }
 

@@ -13,7 +13,8 @@ import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
 import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } from '../types.js';
 import { COOKIE_VERSION } from '../version.js';
-import { evaluate } from './evaluate.js';
+import { cacheKey, ResultCache } from './cache.js';
+import { evaluate, meetsThresholds } from './evaluate.js';
 import { ResultsStore } from './results-store.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
@@ -27,6 +28,8 @@ export interface RunOptions {
   steps?: number;
   /** Extra reporters given programmatically (tests). */
   extraReporters?: Reporter[];
+  /** Reuse unchanged evaluations from the output dir's cache (default true; `--no-cache` sets false). */
+  cache?: boolean;
 }
 
 /** Outcome of a run: the results, the exit code and problems found in specs. */
@@ -34,6 +37,10 @@ export interface RunOutcome {
   run: RunResults | null;
   exitCode: number;
   specErrors: string[];
+  /** Every file and folder the run read (config, specs, query files, artifacts): what watch mode watches. */
+  inputs: string[];
+  /** Resolved output dir. */
+  outputDir?: string;
 }
 
 /** Apply CLI overrides to a resolved config. */
@@ -57,17 +64,20 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
  */
 export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const specErrors: string[] = [];
+  const inputs: string[] = o.paths.length ? o.paths.map((p) => path.resolve(o.cwd, p)) : [o.cwd];
   let config: ResolvedConfig;
   try {
-    config = override((await loadConfig(o.cwd, o.configFile)).config, o);
+    const loaded = await loadConfig(o.cwd, o.configFile);
+    if (loaded.file) inputs.push(loaded.file);
+    config = override(loaded.config, o);
   } catch (e) {
-    return { run: null, exitCode: 2, specErrors: [(e as Error).message] };
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   let reporters: Reporter[];
   try {
     reporters = createReporters(config.reporters as (string | [string, Record<string, unknown>])[]);
   } catch (e) {
-    return { run: null, exitCode: 2, specErrors: [(e as Error).message] };
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   const reporter = multiplex([...reporters, ...(o.extraReporters ?? [])]);
   const outputDir = path.resolve(o.cwd, config.outputDir);
@@ -77,12 +87,12 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     files = await discoverSpecs(o.paths, o.cwd, config.include, config.exclude);
   } catch (e) {
     await reporter.onError((e as Error).message);
-    return { run: null, exitCode: 2, specErrors: [(e as Error).message] };
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   if (!files.length) {
     const msg = `no spec files found in ${o.paths.join(', ') || o.cwd} (looked for ${config.include.join(', ')})`;
     await reporter.onError(msg);
-    return { run: null, exitCode: 2, specErrors: [msg] };
+    return { run: null, exitCode: 2, specErrors: [msg], inputs };
   }
   const suites: Suite[] = [];
   for (const f of files) {
@@ -97,9 +107,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       await reporter.onError(msg);
     }
   }
-  if (!suites.length) return { run: null, exitCode: 2, specErrors };
+  if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs };
 
   const tasks = expandTasks(suites, config.thresholds);
+  const cache = new ResultCache(outputDir);
+  const useCache = o.cache !== false;
+  const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
+
+  // the browser is launched only when an evaluation actually needs one (a fully cached run never does)
   let browser: Browser | null = null;
   let launching: Promise<Browser> | null = null;
   const getBrowser = async (): Promise<Browser> => {
@@ -108,42 +123,63 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     browser = await launching;
     return browser;
   };
-
-  let environment: EnvironmentInfo;
-  try {
+  const previous = ResultsStore.read(outputDir);
+  let environment: EnvironmentInfo | null = null;
+  const describeEnvironment = async (): Promise<EnvironmentInfo> => {
+    if (environment) return environment;
     const b = await getBrowser();
     environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
-  } catch (e) {
-    await reporter.onError((e as Error).message);
-    return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message] };
+    return environment;
+  };
+  const cached = new Map(tasks.flatMap((t) => {
+    const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
+    return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
+  }));
+  if (cached.size < tasks.length) {
+    try {
+      await describeEnvironment();
+    } catch (e) {
+      await reporter.onError((e as Error).message);
+      return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs };
+    }
   }
+  const env = environment ?? previous?.environment ?? null;
 
   const store = new ResultsStore(outputDir, {
     schemaVersion: 1,
     cookieVersion: COOKIE_VERSION,
-    browserVersion: environment.browserVersion,
+    browserVersion: env?.browserVersion ?? previous?.browserVersion ?? 'not launched (all evaluations cached)',
     startedAt: new Date().toISOString(),
     config: redactConfig(config),
-    environment,
+    environment: env,
   });
   store.write();
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment, getBrowser, judge: makeJudge(config), reporter };
+  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge: makeJudge(config), reporter };
   const runOne = async (task: EvaluationTask) => {
+    const hit = cached.get(task.id);
+    if (hit) {
+      store.add(hit);
+      await reporter.onEvaluationEnd(hit);
+      return;
+    }
     await reporter.onEvaluationStart(task);
     const result = await evaluate(task, ctx);
+    result.cacheKey = keys.get(task.id);
     store.add(result);
+    cache.put(task.id, keys.get(task.id)!, result);
     await reporter.onEvaluationEnd(result);
   };
   let interrupted = false;
   const onSignal = () => {
+    if (interrupted) process.exit(130); // a second Ctrl-C: stop now (finished evaluations are saved)
     interrupted = true;
     limit.clearQueue();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     await Promise.all(tasks.map((t) => limit(() => (interrupted ? Promise.resolve() : runOne(t)))));
   } finally {
@@ -154,5 +190,5 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const run = store.finish(tasks.map((t) => t.id));
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
-  return { run, exitCode: allPassed && !specErrors.length && !interrupted ? 0 : 1, specErrors };
+  return { run, exitCode: allPassed && !specErrors.length && !interrupted ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir };
 }

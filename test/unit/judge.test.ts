@@ -38,11 +38,16 @@ describe('offline judge: static scores', () => {
     expect(j.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
   });
 
-  it('language mismatch: −2, or −4 when an English query gets a non-English page', () => {
-    const zh = evidence({ static: perception({ language: { expected: 'zh', detected: 'en', expectedScriptShare: 0, sampleLength: 80, matches: false, method: 'x' } }) });
-    expect(judgeOffline(zh).static8.functionality).toBe(6);
-    const en = evidence({ static: perception({ language: { expected: 'en', detected: 'fr', expectedScriptShare: 1, sampleLength: 80, matches: false, method: 'x' } }) });
-    expect(judgeOffline(en).static8.functionality).toBe(4);
+  it('language mismatch: −2, or −4 when an English query gets a non-English page (decided from the stored text)', () => {
+    const withQuery = (language: string, text: string) => {
+      const ev = evidence({ static: perception({ inventory: inventory({ textSample: text }) }) });
+      ev.task.query.language = language;
+      return judgeOffline(ev).static8.functionality;
+    };
+    const english = 'Welcome to the task list. Add what you need to do and tick it off when it is done.';
+    expect(withQuery('zh', english)).toBe(6);
+    expect(withQuery('en', 'Bienvenue dans la liste des tâches. Ajoutez ce que vous devez faire et cochez-le une fois terminé.')).toBe(4);
+    expect(withQuery('en', english)).toBe(8);
   });
 
   it('overflow at 375 px is a responsive failure on aesthetics (critical when large)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLanguage } from '../../src/perceive/language.js';
+import { checkLanguage } from '../../src/common/language-check.js';
 import { toIso6391 } from '../../src/spec/language.js';
 
 describe('language codes', () => {

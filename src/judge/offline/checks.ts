@@ -1,5 +1,6 @@
 import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, ViewportCheck } from '../../types.js';
 import { isCdnUrl } from '../../common/cdn.js';
+import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
 
 /**
@@ -134,7 +135,10 @@ export function intentAlignment(f: Facts): CheckResult {
 
 /** Item 2a, language consistency: franc + script share of the visible text vs the query's language. */
 export function languageConsistency(f: Facts): CheckResult {
-  const lang = f.ev.static?.language;
+  // decided here from the stored visible text (re-judging stored evidence picks up a better detector);
+  // text drawn on canvases (labels, data) is not UI copy and is left out
+  const inv = f.ev.static?.inventory;
+  const lang = inv ? checkLanguage(inv.textSample, f.ev.task.query.language) : f.ev.static?.language;
   const method = lang?.method ?? 'franc trigram identification + script share';
   if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? 'too little visible text to tell' : 'no visible text captured'), defects: [] };
   if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected}`), defects: [] };

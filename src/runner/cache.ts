@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ResolvedConfig } from '../config/schema.js';
+import { PROMPTS_DIR } from '../prompts.js';
+import type { EvaluationResult, EvaluationTask } from '../types.js';
+import { writeJsonAtomic } from '../util/atomic.js';
+import { COOKIE_VERSION } from '../version.js';
+
+/** File of the result cache inside the output dir. */
+export const CACHE_FILE = 'cache.json';
+const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next']);
+
+/** sha256 of the candidate's files: a file (plus the non-HTML assets beside it) or a whole folder. */
+export function hashArtifact(p: string): string {
+  const h = crypto.createHash('sha256');
+  if (!fs.existsSync(p)) return 'missing';
+  const add = (file: string, rel: string) => {
+    h.update(rel);
+    h.update('\0');
+    h.update(fs.readFileSync(file));
+    h.update('\0');
+  };
+  const walk = (dir: string, base: string, filter: (name: string) => boolean) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (SKIP.has(e.name)) continue;
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full, base, filter);
+      else if (e.isFile() && filter(e.name)) add(full, path.relative(base, full));
+    }
+  };
+  if (fs.statSync(p).isFile()) {
+    add(p, path.basename(p));
+    // assets beside a single HTML file (scripts, styles, images) can change what it shows; other pages cannot
+    walk(path.dirname(p), path.dirname(p), (n) => !/\.html?$/i.test(n));
+  } else walk(p, p, () => true);
+  return h.digest('hex');
+}
+
+/** Hash of every prompt file (prompt versions are part of the key). */
+function promptsHash(): string {
+  const h = crypto.createHash('sha256');
+  for (const f of fs.existsSync(PROMPTS_DIR) ? fs.readdirSync(PROMPTS_DIR).sort() : []) h.update(f).update(fs.readFileSync(path.join(PROMPTS_DIR, f)));
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * The cache key of an evaluation: a hash of the artifact's files, the query, the agent and judge
+ * settings (models, budgets, seeds, ablations, recording, viewports), the prompt versions and Cookie's
+ * version. Secrets are not part of it.
+ */
+export function cacheKey(task: EvaluationTask, config: ResolvedConfig, artifactHash = hashArtifact(task.candidate.artifactPath)): string {
+  const model = (m: ResolvedConfig['agent']['model']) => (m ? { provider: m.provider, model: m.model, baseURL: m.baseURL, temperature: m.temperature, maxTokens: m.maxTokens } : null);
+  const settings = {
+    cookie: COOKIE_VERSION,
+    query: { prompt: task.query.prompt, language: task.query.language, kind: task.query.kind },
+    mode: task.candidate.mode,
+    artifact: artifactHash,
+    agent: { kind: config.agent.kind, steps: config.agent.steps, seed: config.agent.seed, holdMs: config.agent.holdMs, freeze: config.agent.freeze, model: model(config.agent.model) },
+    judge: { kind: config.judge.kind, model: model(config.judge.model), finalFunctionality: config.judge.finalFunctionality, keyframes: config.judge.keyframes, sourceChars: config.judge.sourceChars },
+    ablation: config.ablation,
+    recording: config.recording,
+    viewports: config.viewports,
+    offlineCdn: config.offlineCdn,
+    prompts: promptsHash(),
+  };
+  return crypto.createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 32);
+}
+
+/** One cached evaluation. */
+interface CacheEntry {
+  key: string;
+  result: EvaluationResult;
+}
+
+/**
+ * The result cache of an output dir (`<outputDir>/cache.json`), written atomically after every finished
+ * evaluation, so an interrupted run (Ctrl-C or kill -9) keeps all of them and the next run reuses them.
+ * An entry is reused only when its key matches and its evidence folder is still there.
+ */
+export class ResultCache {
+  private entries: Record<string, CacheEntry> = {};
+  readonly file: string;
+
+  constructor(private readonly outputDir: string) {
+    this.file = path.join(outputDir, CACHE_FILE);
+    try {
+      const data = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { version: number; entries: Record<string, CacheEntry> };
+      if (data.version === 1) this.entries = data.entries;
+    } catch {
+      /* no cache yet */
+    }
+  }
+
+  /** A reusable result for this task and key, marked cached; null on a miss. */
+  get(taskId: string, key: string): EvaluationResult | null {
+    const e = this.entries[taskId];
+    if (!e || e.key !== key) return null;
+    if (e.result.status !== 'build-failed' && !fs.existsSync(path.join(this.outputDir, e.result.evidenceDir, 'evidence.json'))) return null;
+    return { ...e.result, cached: true, cacheKey: key };
+  }
+
+  /** Store a finished evaluation (never errors of Cookie itself: they are retried next time). */
+  put(taskId: string, key: string, result: EvaluationResult): void {
+    if (result.status === 'error') return;
+    this.entries[taskId] = { key, result: { ...result, cached: false, cacheKey: key } };
+    writeJsonAtomic(this.file, { version: 1, entries: this.entries });
+  }
+
+  /** Evidence folders the cache still refers to (they must not be deleted). */
+  has(taskId: string): boolean {
+    return taskId in this.entries;
+  }
+
+  /** Delete the cache file of an output dir. @returns whether there was one */
+  static clear(outputDir: string): boolean {
+    const f = path.join(outputDir, CACHE_FILE);
+    if (!fs.existsSync(f)) return false;
+    fs.rmSync(f);
+    return true;
+  }
+}
