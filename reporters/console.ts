@@ -65,7 +65,7 @@ export class ConsoleReporter implements Reporter {
     if (this.tty) this.out.write('\r\x1b[2K');
     const sev = counts(r);
     const score = r.scores ? `F ${fmt(r.scores.functionality)}  A ${fmt(r.scores.aesthetics)}  T ${fmt(r.scores.total)}` : r.error ? (r.passed ? r.error.message.slice(0, 100) : pc.red(r.error.message.slice(0, 100))) : '';
-    this.out.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
+    this.out.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${r.cached ? pc.dim('cached') : pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
     this.progress();
   }
 
@@ -101,10 +101,11 @@ export class ConsoleReporter implements Reporter {
     const scored = rows.filter((r) => r.status === 'scored');
     const passed = rows.filter((r) => r.passed).length;
     const errors = rows.filter((r) => r.status === 'error').length;
+    const cachedN = rows.filter((r) => r.cached).length;
     const mean = scored.length ? scored.reduce((s, r) => s + r.scores!.total, 0) / scored.length : 0;
     const secs = ((Date.now() - this.started) / 1000).toFixed(1);
     this.out.write(
-      `\n${pc.bold('Evaluations')} ${rows.length} · ${pc.green(`${passed} passed`)} · ${rows.length - passed - errors ? pc.yellow(`${rows.length - passed - errors} below threshold`) : '0 below threshold'} · ${errors ? pc.red(`${errors} errors`) : '0 errors'} · mean total ${mean.toFixed(1)} · ${secs}s\n`,
+      `\n${pc.bold('Evaluations')} ${rows.length} · ${pc.green(`${passed} passed`)} · ${rows.length - passed - errors ? pc.yellow(`${rows.length - passed - errors} below threshold`) : '0 below threshold'} · ${errors ? pc.red(`${errors} errors`) : '0 errors'} · mean total ${mean.toFixed(1)}${cachedN ? ` · ${cachedN} cached` : ''} · ${secs}s\n`,
     );
   }
 }

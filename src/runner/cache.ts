@@ -11,7 +11,7 @@ import { COOKIE_VERSION } from '../version.js';
 export const CACHE_FILE = 'cache.json';
 const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next']);
 
-/** sha256 of the candidate's files: a file (plus the non-HTML assets beside it) or a whole folder. */
+/** sha256 of the candidate's files: an HTML file with the local files it references, or a whole folder (without node_modules and build output). */
 export function hashArtifact(p: string): string {
   const h = crypto.createHash('sha256');
   if (!fs.existsSync(p)) return 'missing';
@@ -23,7 +23,7 @@ export function hashArtifact(p: string): string {
   };
   const walk = (dir: string, base: string, filter: (name: string) => boolean) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (SKIP.has(e.name)) continue;
+      if (SKIP.has(e.name) || e.name === 'cookie-results') continue;
       const full = path.join(dir, e.name);
       if (e.isDirectory()) walk(full, base, filter);
       else if (e.isFile() && filter(e.name)) add(full, path.relative(base, full));
@@ -31,8 +31,13 @@ export function hashArtifact(p: string): string {
   };
   if (fs.statSync(p).isFile()) {
     add(p, path.basename(p));
-    // assets beside a single HTML file (scripts, styles, images) can change what it shows; other pages cannot
-    walk(path.dirname(p), path.dirname(p), (n) => !/\.html?$/i.test(n));
+    // the local files it references (scripts, styles, images) can change what it shows; other files cannot
+    const html = fs.readFileSync(p, 'utf8');
+    const refs = new Set([...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"'#?]+)/gi)].map((m) => m[1]!).filter((r) => !/^(?:[a-z]+:|\/\/)/i.test(r)));
+    for (const r of [...refs].sort()) {
+      const f = path.resolve(path.dirname(p), r.startsWith('/') ? `.${r}` : r);
+      if (fs.existsSync(f) && fs.statSync(f).isFile()) add(f, r);
+    }
   } else walk(p, p, () => true);
   return h.digest('hex');
 }

@@ -168,8 +168,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await reporter.onEvaluationStart(task);
     const result = await evaluate(task, ctx);
     result.cacheKey = keys.get(task.id);
+    cache.put(task.id, keys.get(task.id)!, result); // first the cache, then results.json: what results.json shows finished is resumable
     store.add(result);
-    cache.put(task.id, keys.get(task.id)!, result);
     await reporter.onEvaluationEnd(result);
   };
   let interrupted = false;

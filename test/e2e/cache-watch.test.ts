@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+
+const page = (title: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;padding:30px;background:#eef2ff}button{padding:8px 16px;border-radius:8px;border:0;background:#4f46e5;color:#fff}</style></head>
+<body><h1>${title}</h1><p>A small page used to test caching and watch mode of the evaluator.</p><button onclick="this.textContent='Clicked'">Press me</button></body></html>`;
+
+function project(n: number): string {
+  const dir = tmpDir('cookie-cache-');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`p${i}.html`] = page(`Page ${i}`);
+  files['s.cookie.yaml'] = `query:\n  id: q\n  prompt: A page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${Array.from({ length: n }, (_, i) => `  - { name: c${i}, mode: html, path: p${i}.html }`).join('\n')}\n`;
+  files['cookie.config.ts'] = `export default { agent: { steps: 2 }, recording: { video: false, audio: false } };\n`;
+  writeFiles(dir, files);
+  return dir;
+}
+
+describe('result cache and resume', () => {
+  it('reuses unchanged evaluations without a browser; only a changed candidate is evaluated again', async () => {
+    const dir = project(3);
+    const first = await runCli(['test', '.'], { cwd: dir });
+    expect(first.code).toBe(0);
+    const out = path.join(dir, 'cookie-results');
+    const t0 = Date.now();
+    const second = await runCli(['test', '.'], { cwd: dir, env: { COOKIE_CHROMIUM: '/nonexistent-browser' } }); // proves no browser is launched
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/3 cached/);
+    expect(readResults(out).evaluations.every((e) => e.cached)).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    fs.writeFileSync(path.join(dir, 'p1.html'), page('Page one, edited'));
+    await runCli(['test', '.'], { cwd: dir });
+    const third = readResults(out).evaluations;
+    expect(third.map((e) => [e.candidate, !!e.cached])).toEqual([['c0', true], ['c1', false], ['c2', true]]);
+    const none = await runCli(['test', '.', '--no-cache'], { cwd: dir });
+    expect(none.stdout).not.toMatch(/cached/);
+    const cleared = await runCli(['cache', 'clear'], { cwd: dir });
+    expect(cleared.stdout).toMatch(/cleared .*cache\.json/);
+  });
+
+  it('after kill -9, the next run reuses every evaluation that finished', async () => {
+    const dir = project(4);
+    const child = spawn(process.execPath, [BIN, 'test', '.', '--concurrency', '1'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+    const results = path.join(dir, 'cookie-results', 'results.json');
+    const finished = () => (fs.existsSync(results) ? readResults(path.join(dir, 'cookie-results')).evaluations.length : 0);
+    const t0 = Date.now();
+    while (finished() < 2 && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const done = readResults(path.join(dir, 'cookie-results')).evaluations.map((e) => e.candidate);
+    expect(done.length).toBeGreaterThanOrEqual(2);
+    expect(done.length).toBeLessThan(4);
+    const again = await runCli(['test', '.'], { cwd: dir });
+    expect(again.code).toBe(0);
+    const after = readResults(path.join(dir, 'cookie-results')).evaluations;
+    expect(after).toHaveLength(4);
+    for (const e of after) expect(!!e.cached).toBe(done.includes(e.candidate));
+  });
+});
+
+describe('watch mode', () => {
+  it('re-evaluates only the edited candidate, survives an invalid spec and a deleted candidate', async () => {
+    const dir = project(2);
+    const child = spawn(process.execPath, [BIN, 'test', '.', '--watch'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const waitFor = async (re: RegExp, from: number) => {
+      const t0 = Date.now();
+      while (!re.test(out.slice(from)) && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+      expect(out.slice(from)).toMatch(re);
+      return out.length;
+    };
+    try {
+      let mark = await waitFor(/watching \d+ input/, 0);
+      fs.writeFileSync(path.join(dir, 'p0.html'), page('Page zero, edited'));
+      mark = await waitFor(/change: p0\.html — re-running[\s\S]*Evaluations 2 · 2 passed · 0 below threshold · 0 errors · mean total [\d.]+ · 1 cached[\s\S]*watching/, mark);
+      const res = readResults(path.join(dir, 'cookie-results')).evaluations;
+      expect(res.find((e) => e.candidate === 'c0')!.cached).toBeFalsy();
+      expect(res.find((e) => e.candidate === 'c1')!.cached).toBe(true);
+      // a spec saved half-way: reported, then the watcher waits
+      fs.writeFileSync(path.join(dir, 's.cookie.yaml'), 'query:\n  id: q\n  kind: [unclosed\n');
+      mark = await waitFor(/s\.cookie\.yaml:\d+:\d+: \(yaml\)[\s\S]*watching/, mark);
+      // fixed again, with the other candidate deleted
+      fs.rmSync(path.join(dir, 'p1.html'));
+      fs.writeFileSync(path.join(dir, 's.cookie.yaml'), `query:\n  id: q\n  prompt: A page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n  - { name: c0, mode: html, path: p0.html }\n  - { name: c1, mode: html, path: p1.html }\n`);
+      await waitFor(/error \(load\)[\s\S]*watching/, mark);
+      expect(readResults(path.join(dir, 'cookie-results')).evaluations.find((e) => e.candidate === 'c1')).toMatchObject({ status: 'error', error: { stage: 'load' } });
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.on('exit', r));
+    }
+  });
+});
