@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
 import { agreementFromFiles } from '../analysis/agreement.js';
+import { registerBench } from './bench.js';
 import { loadConfig, resolveConfig } from '../config/load.js';
 import { makeJudge } from '../judge/index.js';
 import { startStaticServer } from '../deploy/static-server.js';
@@ -172,6 +173,8 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
       }
     });
+
+  registerBench(cli);
 
   cli.help();
   cli.version(COOKIE_VERSION);

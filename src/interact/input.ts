@@ -1,5 +1,5 @@
 import type { Page } from 'playwright';
-import type { Rng } from './random.js';
+import type { Rng } from '../common/random.js';
 
 /** A point of a planned pointer path and the pause before moving to it (ms). */
 export interface PathPoint {

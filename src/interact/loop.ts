@@ -9,7 +9,7 @@ import { performAction } from './act.js';
 import type { Agent, Decision, ObservedElement } from './agent.js';
 import { Freezer } from './freeze.js';
 import { HumanInput } from './input.js';
-import { Rng } from './random.js';
+import { Rng } from '../common/random.js';
 import { AudioRecorder } from './record/audio.js';
 import { ffmpegAvailable, muxAudio, probeMedia } from '../common/ffmpeg.js';
 import { VideoRecorder } from './record/video.js';

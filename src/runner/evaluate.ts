@@ -13,7 +13,7 @@ import { OfflineExplorer } from '../interact/agents/explorer.js';
 import { ModelAgent } from '../interact/agents/model.js';
 import { ModelClient, providerFor } from '../providers/client.js';
 import { interact } from '../interact/loop.js';
-import { seedFor } from '../interact/random.js';
+import { seedFor } from '../common/random.js';
 import { perceive } from '../perceive/perceive.js';
 import type { DomInventory, EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';

@@ -13,7 +13,7 @@ const titles = (id: string) => byId(id).defects.map((d) => d.title);
 
 beforeAll(async () => {
   out = tmpDir('cookie-examples-');
-  cli = await runCli(['test', 'examples', '--output-dir', out, '--concurrency', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json']);
+  cli = await runCli(['test', 'examples', '--output-dir', out, '--concurrency', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json', '--reporter', 'html', '--reporter', 'leaderboard']);
   run = readResults(out);
 }, 290_000);
 
@@ -22,7 +22,7 @@ describe('cookie test examples (end to end)', () => {
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/candidate\s+query\s+F\s+A\s+Total\s+crit\s+major\s+minor\s+status/);
-    expect(cli.stdout).toMatch(/Evaluations 10 · 10 passed/);
+    expect(cli.stdout).toMatch(/Evaluations 12 · 12 passed/);
   });
 
   it('writes results.json with the documented contract', () => {
@@ -31,8 +31,8 @@ describe('cookie test examples (end to end)', () => {
     expect(run.browserVersion).toMatch(/^\d+\./);
     expect(run.finishedAt).toBeTruthy();
     expect((run.config as { agent: { steps: number } }).agent.steps).toBe(25);
-    expect(run.evaluations).toHaveLength(10);
-    for (const e of run.evaluations) {
+    expect(run.evaluations).toHaveLength(12);
+    for (const e of run.evaluations.filter((x) => x.id !== 'habit-tracker/bad-icon')) {
       expect(e.status).toBe('scored');
       expect(Object.keys(e.scores!).sort()).toEqual(['aesthetics', 'functionality', 'total']);
       expect(Math.abs(e.scores!.total - (e.scores!.functionality + e.scores!.aesthetics) / 2)).toBeLessThanOrEqual(0.0501);
@@ -50,8 +50,8 @@ describe('cookie test examples (end to end)', () => {
       }
     }
     expect(fs.existsSync(path.join(out, 'junit.xml'))).toBe(true);
-    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(10);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(10);
+    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(12);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(12);
   });
 
   it('finds the planted defect of each todo candidate', () => {
@@ -84,6 +84,14 @@ describe('cookie test examples (end to end)', () => {
     expect(fs.existsSync(path.join(out, byId('todo-list/good').evidenceDir, add.screenshotAfter!))).toBe(true);
     const freeze = JSON.parse(fs.readFileSync(path.join(out, byId('todo-list/freeze').evidenceDir, 'trace.json'), 'utf8'));
     expect(freeze.endedBecause).toBe('unresponsive');
+  });
+
+  it('builds and evaluates a React project, and reports a project that does not build as build-failed with its cause', () => {
+    expect(byId('habit-tracker/good')).toMatchObject({ status: 'scored', mode: 'react', passed: true });
+    expect(byId('habit-tracker/good').scores!.total).toBeGreaterThan(60);
+    expect(byId('habit-tracker/bad-icon')).toMatchObject({ status: 'build-failed', passed: true, build: { step: 'build', cause: 'missing-icon' } });
+    expect(byId('habit-tracker/bad-icon').build!.summary).toMatch(/SparkleUnicornIcon/);
+    expect(byId('habit-tracker/bad-icon').build!.logTail).toMatch(/lucide-react/);
   });
 
   it('can re-judge stored evidence without a browser', async () => {
@@ -146,5 +154,55 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
     const t = JSON.parse(fs.readFileSync(path.join(out, byId('todo-list/good').evidenceDir, 'trace.json'), 'utf8'));
     expect(t.recording.audio).toMatchObject({ captured: false, note: expect.stringMatching(/played no audio/) });
     expect(t.recording.video.fps).toBe(15);
+  });
+});
+
+describe('HTML report and leaderboard', () => {
+  it('writes leaderboard.json with the documented fields', () => {
+    const lb = JSON.parse(fs.readFileSync(path.join(out, 'leaderboard.json'), 'utf8'));
+    expect(lb.schemaVersion).toBe(1);
+    const good = lb.rows.find((r: { candidate: string; mode: string }) => r.candidate === 'good' && r.mode === 'html');
+    expect(good).toMatchObject({ evaluations: 4, scored: 4, runnableRate: 1 });
+    expect(Object.keys(good.byPageType).sort()).toEqual(['dynamic', 'static']);
+    expect(good.byLanguage.zh.n).toBe(1);
+    expect(good.winRate).toBeGreaterThan(0.5);
+    const react = lb.rows.find((r: { candidate: string; mode: string }) => r.candidate === 'bad-icon');
+    expect(react).toMatchObject({ mode: 'react', runnableRate: 0, overall: { total: 0 } });
+  });
+
+  it('renders the leaderboard from disk and seeks the video when a trace step is clicked', async () => {
+    const { chromium } = await import('playwright');
+    const { startStaticServer } = await import('../../src/deploy/static-server.js');
+    const browser = await chromium.launch({ executablePath: process.env.COOKIE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const server = await startStaticServer(path.join(out, 'report'));
+    try {
+      for (const url of [`file://${path.join(out, 'report', 'index.html')}`, `${server.origin}/`]) {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.goto(url);
+        await expect.poll(() => page.getByTestId('board-row').count()).toBeGreaterThanOrEqual(7);
+        // a filter narrows the leaderboard to one language
+        await page.locator('select[data-filter="language"]').selectOption('zh');
+        await expect.poll(() => page.getByTestId('board-row').count()).toBe(2);
+        await page.locator('select[data-filter="language"]').selectOption('');
+        await page.getByTestId('eval-link').filter({ hasText: 'good' }).nth(1).click();
+        await page.goto(`${url.replace(/#.*$/, '')}#/eval/${run.evaluations.findIndex((e) => e.id === 'meadow-dash/good')}`);
+        await page.getByTestId('video').waitFor();
+        await page.getByTestId('video').evaluate((v: HTMLVideoElement) => new Promise((r) => (v.readyState >= 1 ? r(null) : v.addEventListener('loadedmetadata', () => r(null), { once: true }))));
+        const step = page.getByTestId('trace-step').nth(4);
+        const start = Number(await step.getAttribute('data-start'));
+        expect(start).toBeGreaterThan(0);
+        await step.click();
+        await expect.poll(() => page.getByTestId('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(start / 1000, 1);
+        expect(await step.getAttribute('class')).toMatch(/current/);
+        expect(await page.getByTestId('defect').count()).toBe(0);
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });

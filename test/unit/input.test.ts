@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planPointerPath, planScroll, planTyping } from '../../src/interact/input.js';
-import { Rng, seedFor } from '../../src/interact/random.js';
+import { Rng, seedFor } from '../../src/common/random.js';
 
 describe('human-like input is seeded', () => {
   it('the same seed gives the same pointer path and timings; another seed does not', () => {
