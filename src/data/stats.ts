@@ -3,6 +3,9 @@ import { toIso6391, languageName } from '../spec/language.js';
 import type { BenchRow } from './records.js';
 import { DOMAINS, LEAVES } from './taxonomy.js';
 
+/** Widely used languages a disagreement may point to (besides those the file itself uses). */
+const MAJOR = ['en', 'zh', 'es', 'fr', 'de', 'pt', 'it', 'ja', 'ko', 'ru', 'ar', 'hi', 'nl', 'pl', 'tr', 'vi', 'id', 'th', 'sv', 'uk', 'cs', 'el', 'he', 'ro', 'hu'];
+
 /** Counts by field and the label problems found (reported, never fatal). */
 export interface BenchStats {
   total: number;
@@ -25,7 +28,7 @@ export function benchStats(rows: BenchRow[], queryColumn = 'query', idColumn = '
   const problems: BenchStats['problems'] = [];
   // a disagreement counts only when detection lands on a language the file itself uses (franc's rare
   // neighbours — Scots for English, Catalan for Spanish — are noise on short queries)
-  const known = new Set(rows.map((r) => toIso6391(r.language ?? '')).filter(Boolean));
+  const known = new Set([...rows.map((r) => toIso6391(r.language ?? '')).filter(Boolean), ...MAJOR]);
   rows.forEach((r, i) => {
     const id = r[idColumn] || `row ${i + 1}`;
     const l2 = r.L2 ?? '';
