@@ -40,7 +40,10 @@ export function applyEnv(input: Record<string, unknown>, env: NodeJS.ProcessEnv 
     judge.model = { provider: env.COOKIE_JUDGE_PROVIDER ?? 'openai', model: env.COOKIE_JUDGE_MODEL, ...(env.COOKIE_JUDGE_BASE_URL ? { baseURL: env.COOKIE_JUDGE_BASE_URL } : {}) };
     judge.kind ??= 'model';
   }
+  const data = { ...((input.data as Record<string, unknown>) ?? {}) };
+  if (env.COOKIE_DATA_MODEL && !data.model) data.model = { provider: env.COOKIE_DATA_PROVIDER ?? 'openai', model: env.COOKIE_DATA_MODEL, ...(env.COOKIE_DATA_BASE_URL ? { baseURL: env.COOKIE_DATA_BASE_URL } : {}) };
   let out = input;
+  if (Object.keys(data).length) out = { ...out, data };
   if (Object.keys(agent).length) out = { ...out, agent };
   if (Object.keys(judge).length) out = { ...out, judge };
   return out;

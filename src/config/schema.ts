@@ -150,6 +150,8 @@ export const userConfigSchema = z
       .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
+    /** The model of the data tools (`cookie bench filter|classify|translate`). */
+    data: z.object({ model: modelSchema.optional() }).strict().prefault({}),
     /** Serve common libraries requested from public CDNs from local copies (the offline CDN). */
     offlineCdn: z.boolean().default(true),
     /** npm cache shared by every project candidate (installs stay offline-friendly and fast). */
