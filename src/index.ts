@@ -5,7 +5,9 @@
 import type { UserConfig } from './config/schema.js';
 import type { SpecInput } from './types.js';
 
+/** Every public type (queries, candidates, evidence, judgement, results, reporters). */
 export type * from './types.js';
+/** The user config (all optional) and the config after defaults. */
 export type { ResolvedConfig, UserConfig } from './config/schema.js';
 export { runCookie, type RunOptions, type RunOutcome } from './runner/run.js';
 export { judgeOffline } from './judge/offline/judge.js';

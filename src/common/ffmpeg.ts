@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 
 /** Binary names, overridable for tests (COOKIE_FFMPEG / COOKIE_FFPROBE). */
 export const FFMPEG = () => process.env.COOKIE_FFMPEG || 'ffmpeg';
+/** The ffprobe binary (COOKIE_FFPROBE overrides). */
 export const FFPROBE = () => process.env.COOKIE_FFPROBE || 'ffprobe';
 
 /** True when the ffmpeg binary runs. */

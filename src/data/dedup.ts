@@ -15,6 +15,7 @@ export interface DedupOptions {
   cosine: number;
 }
 
+/** The paper's defaults: SimHash n = 2 with Hamming < 3; TF-IDF n = 2 with cosine ≥ 0.85. */
 export const DEDUP_DEFAULTS: Omit<DedupOptions, 'column'> = { n: 2, hamming: 3, tfidfN: 2, cosine: 0.85 };
 
 /** Stage 1, normalisation: lower-case, whitespace collapsed, edge punctuation stripped (Unicode-aware, for every language). */

@@ -55,23 +55,6 @@ function sum(defects: Defect[], dim: Defect['dimension'], phase?: Defect['phase'
 
 const clamp = (x: number) => Math.max(0, Math.min(8, Math.round(x * 100) / 100));
 
-/**
- * The offline rubric judge (Stage 1 provisional scores + Stage 3 dynamic scoring, paper §4.1; METHOD.md
- * §2.4, §4, §9). Reads only finished evidence — never a browser — so it can be re-run on stored evidence.
- *
- * Static (provisional) scores, 0–8: functionality starts at 8 (completeness against the brief cannot be
- * verified offline, so only measured defects lower it); aesthetics starts at the styling baseline 0/1/3/5
- * plus up to +3 bonus. Static defects are deducted (critical ≥ 2, major 1, minor 0.5; crash or blank
- * forces functionality ≤ 0.5 and aesthetics 0).
- * Dynamic adjustment: interaction defects are deducted from the static scores with the rules no double
- * penalty (an error counted at load is not counted again; a control that threw is not also "dead"),
- * untested ≠ broken (only exercised controls can be defects), a control is dead only after two tries,
- * final functionality = min(static, adjusted), and a rendered page keeps ≥ 1.0 on both dimensions.
- * Ablations (paper §5.2) change exactly the paper's variants: vision (DOM evidence only), video (no
- * interaction evidence), staticScore (no Stage-1 prior, no min rule), deferredScoring (the verdict after the
- * last step alone, with no second tries).
- * @param minTries silent tries before a control counts as dead (internal: 1 for reactive scoring)
- */
 /** The paper's ablation switches; all on = the full pipeline. */
 export interface AblationSwitches {
   vision: boolean;
@@ -105,6 +88,23 @@ function ablate(ev: Evidence, a: AblationSwitches): Evidence {
   return out;
 }
 
+/**
+ * The offline rubric judge (Stage 1 provisional scores + Stage 3 dynamic scoring, paper §4.1; METHOD.md
+ * §2.4, §4, §9). Reads only finished evidence — never a browser — so it can be re-run on stored evidence.
+ *
+ * Static (provisional) scores, 0–8: functionality starts at 8 (completeness against the brief cannot be
+ * verified offline, so only measured defects lower it); aesthetics starts at the styling baseline 0/1/3/5
+ * plus up to +3 bonus. Static defects are deducted (critical ≥ 2, major 1, minor 0.5; crash or blank
+ * forces functionality ≤ 0.5 and aesthetics 0).
+ * Dynamic adjustment: interaction defects are deducted from the static scores with the rules no double
+ * penalty (an error counted at load is not counted again; a control that threw is not also "dead"),
+ * untested ≠ broken (only exercised controls can be defects), a control is dead only after two tries,
+ * final functionality = min(static, adjusted), and a rendered page keeps ≥ 1.0 on both dimensions.
+ * Ablations (paper §5.2) change exactly the paper's variants: vision (DOM evidence only), video (no
+ * interaction evidence), staticScore (no Stage-1 prior, no min rule), deferredScoring (the verdict after the
+ * last step alone, with no second tries).
+ * @param minTries silent tries before a control counts as dead (internal: 1 for reactive scoring)
+ */
 export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL, minTries = 2): Judgement {
   if (!ablation.deferredScoring && input.interaction && input.interaction.steps.length > 1) {
     // reactive scoring: a verdict after every step from the static evidence and that step alone; the last
