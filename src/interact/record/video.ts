@@ -144,7 +144,7 @@ export class VideoRecorder {
     if (!this.encoder) return { ok: false, reason: this.failureReason ?? 'not started' };
     if (this.written === 0) {
       await this.encoder.finish(5000);
-      return { ok: false, reason: this.failureReason ?? 'no frames were recorded' };
+      return { ok: false, reason: this.failure ?? 'no frames were recorded' };
     }
     const r = await this.encoder.finish(120_000);
     if (!r.ok) return r;
