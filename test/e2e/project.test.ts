@@ -1,0 +1,86 @@
+import { execSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+
+// Project candidates (mode: react) without dependencies, so these run in seconds: the build script is
+// the candidate's code, run in its own temporary copy with the host's secrets removed.
+function project(dir: string, name: string, build: string) {
+  writeFiles(dir, {
+    [`${name}/package.json`]: JSON.stringify({ name, version: '1.0.0', private: true, scripts: { build } }),
+    [`${name}/build.js`]: `const fs = require('fs'); fs.mkdirSync('dist', { recursive: true });
+const names = Object.keys(process.env).sort().join(' ');
+fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><body><h1>Environment of the build</h1><p id="secret">' + (process.env.MY_SECRET_TOKEN || 'no secret here') + '</p><p id="key">' + (process.env.OPENAI_API_KEY || 'no key here') + '</p><p>' + names + '</p><p>cwd ' + process.cwd() + '</p></body></html>');`,
+  });
+}
+const spec = (names: string[]) => `query:\n  id: q\n  prompt: A page.\n  language: en\n  kind: static\ncandidates:\n${names.map((n) => `  - { name: ${n}, mode: react, path: ${n} }`).join('\n')}\n`;
+
+describe('project candidates', () => {
+  it('build in a temporary copy with the host secrets removed; the run serves the build output', async () => {
+    const dir = tmpDir('cookie-proj-');
+    project(dir, 'envy', 'node build.js');
+    writeFiles(dir, { 's.cookie.yaml': spec(['envy']), 'cookie.config.ts': 'export default { agent: { steps: 4 } };\n' });
+    const r = await runCli(['test', '.'], { cwd: dir, env: { MY_SECRET_TOKEN: 'sekret-123', OPENAI_API_KEY: 'sk-should-not-leak', GITHUB_TOKEN: 'ghp_x' } });
+    expect(r.code).toBe(0);
+    const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+    expect(e.status).toBe('scored');
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'cookie-results', e.evidenceDir, 'evidence.json'), 'utf8'));
+    const text: string = ev.static.inventory.textSample;
+    expect(text).toContain('no secret here');
+    expect(text).toContain('no key here');
+    expect(text).not.toMatch(/sekret-123|sk-should-not-leak|GITHUB_TOKEN|MY_SECRET_TOKEN/);
+    expect(text).toMatch(/cwd \/tmp\/cookie-project-/);
+    expect(fs.existsSync(path.join(dir, 'envy', 'dist'))).toBe(false); // the candidate's own folder is untouched
+    expect(ev.deploy.steps.map((s: { step: string }) => s.step)).toEqual(['install', 'build']);
+  });
+
+  it('a build that never ends is a time-boxed build failure, and nothing is left running', async () => {
+    const dir = tmpDir('cookie-proj-');
+    const marker = `cookie-hang-${process.pid}-${Date.now()}`;
+    project(dir, 'hang', `node -e "setInterval(()=>{},1000)" ${marker}`);
+    writeFiles(dir, { 's.cookie.yaml': spec(['hang']), 'cookie.config.ts': 'export default { timeouts: { build: 3000 } };\n' });
+    const t0 = Date.now();
+    const r = await runCli(['test', '.'], { cwd: dir });
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(r.code).toBe(1);
+    const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+    expect(e).toMatchObject({ status: 'build-failed', build: { step: 'build', cause: 'timeout' } });
+    expect(execSync(`pgrep -f '[${marker[0]}]${marker.slice(1)}' || true`, { encoding: 'utf8' }).trim()).toBe('');
+  });
+
+  it('Ctrl-C while a candidate builds kills its whole process group: no orphans', async () => {
+    const dir = tmpDir('cookie-proj-');
+    const marker = `cookie-int-${process.pid}-${Date.now()}`;
+    project(dir, 'slow', `node -e "setInterval(()=>{},1000)" ${marker}`);
+    writeFiles(dir, { 's.cookie.yaml': spec(['slow']) });
+    const child = spawn(process.execPath, [BIN, 'test', '.'], { cwd: dir, stdio: 'ignore' });
+    // the [c] keeps pgrep from matching the shell that runs it
+    const running = () => execSync(`pgrep -f '[${marker[0]}]${marker.slice(1)}' || true`, { encoding: 'utf8' }).trim();
+    const t0 = Date.now();
+    while (!running() && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 200));
+    expect(running()).not.toBe('');
+    child.kill('SIGINT');
+    await new Promise((r) => child.on('exit', r));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(running()).toBe('');
+  });
+});
+
+describe('the React generation scaffold', () => {
+  it('installs with npm ci from its lockfile, builds with Vite and serves', async () => {
+    const { deployProject } = await import('../../src/deploy/project.js');
+    const { ROOT } = await import('../helpers.js');
+    const os = await import('node:os');
+    const d = await deployProject(path.join(ROOT, 'templates/react-vite'), { npmCache: path.join(os.homedir(), '.cache', 'cookie', 'npm'), installTimeoutMs: 300_000, buildTimeoutMs: 180_000, serveTimeoutMs: 30_000 });
+    try {
+      expect(d.steps.map((s) => `${s.step}:${s.command.split(' ').slice(0, 2).join(' ')}:${s.code}`)).toEqual(['install:npm ci:0', 'build:npm run:0']);
+      const html = await (await fetch(d.url)).text();
+      expect(html).toContain('<div id="root"></div>');
+      const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)![1]!;
+      expect((await fetch(new URL(asset, d.url))).status).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+});
