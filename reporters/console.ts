@@ -71,7 +71,8 @@ export class ConsoleReporter implements Reporter {
 
   onError(message: string): void {
     if (this.tty) this.out.write('\r\x1b[2K');
-    this.out.write(`${pc.red('✗')} ${message}\n`);
+    const mark = message.startsWith('warning:') ? pc.yellow('!') : pc.red('✗');
+    this.out.write(message.split('\n').map((l) => `${mark} ${l}`).join('\n') + '\n');
   }
 
   private progress(): void {

@@ -141,7 +141,13 @@
       const el = all[i];
       if (set.has(el) || el.closest('a[href],button')) continue;
       const ls = state.listeners.get(el);
-      if ((ls && (ls.has('click') || ls.has('mousedown') || ls.has('pointerdown'))) || hasPointerCursor(el)) set.add(el);
+      if ((ls && (ls.has('click') || ls.has('mousedown') || ls.has('pointerdown'))) || hasPointerCursor(el)) {
+        // a container covering most of the screen (React's root, an app shell) listens on behalf of its
+        // children (event delegation): it is not a control
+        const r = el.getBoundingClientRect();
+        if (r.width * r.height > 0.4 * innerWidth * innerHeight && el.childElementCount > 0) continue;
+        set.add(el);
+      }
     }
     return [...set];
   }

@@ -67,7 +67,10 @@ export function registerBench(cli: CAC): void {
               for (const [v, n] of list) console.log(`  ${String(n).padStart(5)}  ${v || '(empty)'}`);
             }
             console.log(`\n${pc.bold('label problems')} (${s.problems.length})`);
-            for (const p of s.problems) console.log(`  ${p.id}  ${p.field}: ${p.problem}`);
+            // the same problem on many records is one line with the ids
+            const groups = new Map<string, string[]>();
+            for (const p of s.problems) groups.set(`${p.field}: ${p.problem}`, [...(groups.get(`${p.field}: ${p.problem}`) ?? []), p.id]);
+            for (const [what, ids] of [...groups.entries()].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${String(ids.length).padStart(4)}×  ${what}  (${ids.slice(0, 6).join(', ')}${ids.length > 6 ? `, … ${ids.length - 6} more` : ''})`);
             return;
           }
           case 'dedup': {

@@ -37,11 +37,12 @@ export async function main(argv: string[]): Promise<void> {
   cli
     .command('test [...paths]', 'Evaluate candidates: spec files (*.cookie.yaml, *.cookie.spec.ts) or folders to search')
     .option('--output-dir <dir>', 'Where results.json, evidence and reports go (default: cookie-results)')
-    .option('--reporter <name>', 'Reporter: console, json, junit (repeatable)')
+    .option('--reporter <name>', 'Add a reporter: json, junit, html, leaderboard (repeatable; the console summary is always shown)')
+    .option('--silent', 'Leave out the console reporter')
     .option('--config <file>', 'Config file (default: cookie.config.ts in the working directory)')
     .option('--concurrency <n>', 'Evaluations run at once')
     .option('--steps <n>', 'Interaction step budget per evaluation (default 25)')
-    .option('--no-cache', 'Evaluate everything again instead of reusing unchanged evaluations')
+    .option('--no-cache', 'Evaluate everything again (otherwise unchanged evaluations are reused)')
     .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
@@ -55,13 +56,14 @@ export async function main(argv: string[]): Promise<void> {
         concurrency: toInt(flags.concurrency, '--concurrency'),
         steps: toInt(flags.steps, '--steps'),
         cache: flags.cache !== false,
+        silent: !!flags.silent,
       };
       if (flags.watch) {
         await watchCookie(opts);
         return;
       }
       const outcome = await runCookie(opts);
-      if (!outcome.run && outcome.specErrors.length) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
+      if (!outcome.reported) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
       process.exitCode = outcome.exitCode;
     });
 
@@ -125,6 +127,11 @@ export async function main(argv: string[]): Promise<void> {
     .option('--port <port>', 'Port (default: any free port)', { default: 0 })
     .action(async (dir: string | undefined, flags: Record<string, unknown>) => {
       const base = path.resolve(dir ?? 'cookie-results');
+      if (!fs.existsSync(base)) {
+        console.error(`${pc.red('✗')} ${base}: (folder): does not exist. Fix: pass the --output-dir of a run made with --reporter html`);
+        process.exitCode = 2;
+        return;
+      }
       const root = fs.existsSync(path.join(base, 'index.html')) ? base : path.join(base, 'report');
       if (!fs.existsSync(path.join(root, 'index.html'))) {
         console.error(`${pc.red('✗')} ${root}: no index.html. Fix: run \`cookie test --reporter html\` first, or pass its output dir`);

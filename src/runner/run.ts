@@ -30,6 +30,8 @@ export interface RunOptions {
   extraReporters?: Reporter[];
   /** Reuse unchanged evaluations from the output dir's cache (default true; `--no-cache` sets false). */
   cache?: boolean;
+  /** Leave out the console reporter (it is otherwise always on, whatever else `--reporter` adds). */
+  silent?: boolean;
 }
 
 /** Outcome of a run: the results, the exit code and problems found in specs. */
@@ -41,6 +43,8 @@ export interface RunOutcome {
   inputs: string[];
   /** Resolved output dir. */
   outputDir?: string;
+  /** True when a console reporter already printed the errors. */
+  reported?: boolean;
 }
 
 /** Apply CLI overrides to a resolved config. */
@@ -48,7 +52,8 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
   return {
     ...config,
     outputDir: o.outputDir ?? config.outputDir,
-    reporters: o.reporters?.length ? o.reporters : config.reporters,
+    // --reporter adds to the config's reporters; the console reporter stays unless silent
+    reporters: [...new Set([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')).map((r) => (typeof r === 'string' ? r : JSON.stringify(r))), ...(o.reporters ?? [])])].map((r) => (r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r)),
     concurrency: o.concurrency ?? config.concurrency,
     agent: { ...config.agent, steps: o.steps ?? config.agent.steps },
   };
@@ -80,6 +85,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   const reporter = multiplex([...reporters, ...(o.extraReporters ?? [])]);
+  const reported = config.reporters.includes('console');
   const outputDir = path.resolve(o.cwd, config.outputDir);
 
   let files: string[];
@@ -87,12 +93,12 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     files = await discoverSpecs(o.paths, o.cwd, config.include, config.exclude);
   } catch (e) {
     await reporter.onError((e as Error).message);
-    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs, reported };
   }
   if (!files.length) {
     const msg = `no spec files found in ${o.paths.join(', ') || o.cwd} (looked for ${config.include.join(', ')})`;
     await reporter.onError(msg);
-    return { run: null, exitCode: 2, specErrors: [msg], inputs };
+    return { run: null, exitCode: 2, specErrors: [msg], inputs, reported };
   }
   const suites: Suite[] = [];
   for (const f of files) {
@@ -107,7 +113,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       await reporter.onError(msg);
     }
   }
-  if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs };
+  if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs, reported };
 
   const tasks = expandTasks(suites, config.thresholds);
   const cache = new ResultCache(outputDir);
@@ -140,7 +146,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       await describeEnvironment();
     } catch (e) {
       await reporter.onError((e as Error).message);
-      return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs };
+      return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
     }
   }
   const env = environment ?? previous?.environment ?? null;
@@ -190,5 +196,5 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const run = store.finish(tasks.map((t) => t.id));
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
-  return { run, exitCode: allPassed && !specErrors.length && !interrupted ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir };
+  return { run, exitCode: allPassed && !specErrors.length && !interrupted ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
 }

@@ -4,10 +4,39 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError } from '../errors.js';
 import type { Query, SpecInput, Suite } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { toIso6391 } from './language.js';
 import { loadBenchQueries } from './queries-jsonl.js';
 import { SPEC_HINTS, specSchema } from './schema.js';
+
+const KNOWN = {
+  '': ['query', 'queries', 'select', 'candidates', 'thresholds'],
+  query: ['id', 'prompt', 'language', 'kind', 'category', 'difficulty'],
+  candidate: ['name', 'mode', 'path', 'thresholds', 'expectStatus'],
+  thresholds: ['functionality', 'aesthetics', 'total'],
+};
+
+/** Unknown keys that look like typos of known ones (warnings: extra keys are allowed). */
+function typoWarnings(raw: Record<string, unknown>, _file: string): { path: string; key: string; suggestion: string }[] {
+  const out: { path: string; key: string; suggestion: string }[] = [];
+  const check = (obj: unknown, known: string[], at: string) => {
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return;
+    for (const k of Object.keys(obj)) {
+      if (known.includes(k)) continue;
+      const s = didYouMean(k, known);
+      if (s) out.push({ path: at, key: k, suggestion: s });
+    }
+  };
+  check(raw, KNOWN[''], '');
+  check(raw.query, KNOWN.query, 'query');
+  check(raw.thresholds, KNOWN.thresholds, 'thresholds');
+  if (Array.isArray(raw.candidates)) raw.candidates.forEach((c, i) => {
+    check(c, KNOWN.candidate, `candidates.${i}`);
+    check((c as Record<string, unknown>)?.thresholds, KNOWN.thresholds, `candidates.${i}.thresholds`);
+  });
+  return out;
+}
 
 /** True for a file name Cookie treats as a spec. */
 export function isSpecFile(file: string): boolean {
@@ -57,8 +86,15 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputError(file, '(top level)', 'is not a mapping', 'write `query:` (or `queries:`) and `candidates:` at the top level');
   }
+  const typos = typoWarnings(raw as Record<string, unknown>, file);
   const parsed = specSchema.safeParse(raw);
-  if (!parsed.success) throw zodToInputError(file, parsed.error, SPEC_HINTS);
+  if (!parsed.success) {
+    const e = zodToInputError(file, parsed.error, SPEC_HINTS);
+    // a missing key next to a likely typo of it: say so
+    const typo = typos.find((t) => t.suggestion === e.field.split('.').pop() && t.path === e.field.split('.').slice(0, -1).join('.'));
+    if (typo && /missing/.test(e.problem)) throw new InputError(file, e.field, e.problem, `did you mean "${typo.suggestion}" where you wrote "${typo.key}"?`);
+    throw e;
+  }
   const spec = parsed.data as SpecInput & typeof parsed.data;
   if (!!spec.query === !!spec.queries) {
     throw new InputError(file, spec.query ? 'queries' : 'query', spec.query ? 'is given together with `query`' : 'is missing', SPEC_HINTS.query!);
@@ -87,6 +123,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
     if (names.has(c.name)) throw new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name');
     names.add(c.name);
   });
+  problems.push(...typos.map((t) => `${file}: ${t.path ? `${t.path}.` : ''}${t.key}: unknown key — did you mean "${t.suggestion}"? (extra keys are allowed, but this one looks like a typo and is ignored)`));
   return {
     suite: {
       file,

@@ -2,13 +2,21 @@ import type { z } from 'zod';
 import { InputError } from '../errors.js';
 
 /**
- * Turn the first zod issue into an {@link InputError} naming the file, the dotted field and a fix.
+ * Turn zod issues into an {@link InputError} naming the file, the dotted field and a fix: its fields are
+ * the first problem; its message lists every problem (up to 8), one line each.
  * @param file the file that was validated
  * @param error the zod error
  * @param hint optional per-field fix text, keyed by the field's last path segment
  */
 export function zodToInputError(file: string, error: z.ZodError, hint: Record<string, string> = {}): InputError {
-  const issue = error.issues[0]!;
+  const errors = error.issues.slice(0, 8).map((i) => oneIssue(file, i, hint));
+  const first = errors[0]!;
+  // every problem of the file at once, one line each (each line names its file, field and fix)
+  if (errors.length > 1) first.message = errors.map((e) => e.message).join('\n');
+  return first;
+}
+
+function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, string>): InputError {
   const field = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
   const last = String(issue.path[issue.path.length - 1] ?? '');
   let problem = issue.message;

@@ -87,7 +87,7 @@ describe('offline judge: dynamic adjustment rules', () => {
   it('a control is dead only after two tries without effect (one try is not proof)', () => {
     expect(judgeOffline(evidence({}, [click('Save', false)])).defects).toEqual([]);
     const j = judgeOffline(evidence({}, [click('Save', false), click('Other', true), click('Save', false)]));
-    expect(j.defects).toHaveLength(1);
+    expect(j.defects).toHaveLength(1); // "Other" works, so this is one dead button, not a dead app
     expect(j.defects[0]).toMatchObject({ severity: 'major', dimension: 'functionality', title: 'Dead button "Save"', deduction: 1, phase: 'interaction', evidence: { step: 2 } });
     expect(j.final8.functionality).toBe(7);
   });
@@ -110,16 +110,26 @@ describe('offline judge: dynamic adjustment rules', () => {
 
   it('a control that throws is one defect, not also a dead control', () => {
     const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
-    const j = judgeOffline(evidence({}, [click('Add', false, { pageErrors: [e] }), click('Add', false, { pageErrors: [{ ...e, step: 1 }] })]));
+    const j = judgeOffline(evidence({}, [click('Other', true), click('Add', false, { pageErrors: [e] }), click('Add', false, { pageErrors: [{ ...e, step: 2 }] })]));
     expect(titles(j)).toEqual(['Error when using button "Add"']);
   });
 
-  it('all buttons dead costs at most 4 points (capped), and a rendered page keeps at least 1', () => {
+  it('when no control works at all, the app is broken: one critical −4 in place of the per-control deductions', () => {
+    const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
+    const j = judgeOffline(evidence({}, [click('Calculate', false, { pageErrors: [e] })]));
+    expect(j.defects.find((d) => d.title === 'No control works')).toMatchObject({ severity: 'critical', deduction: 4 });
+    expect(j.defects.find((d) => d.title.startsWith('Error when using'))!.deduction).toBe(0);
+    expect(j.final8.functionality).toBe(4);
+  });
+
+  it('all buttons dead costs about 4 points, not 8 (METHOD.md §9); many dead buttons beside working ones are capped at 4', () => {
     const steps = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((n) => [click(n, false), click(n, false)]);
     const j = judgeOffline(evidence({}, steps));
     expect(j.defects.filter((d) => d.deduction > 0).reduce((s, d) => s + d.deduction, 0)).toBe(4);
     expect(j.final8.functionality).toBe(4);
-    expect(j.defects.filter((d) => d.deduction === 0)).toHaveLength(2);
+    const k = judgeOffline(evidence({}, [click('Works', true), ...steps]));
+    expect(k.defects.filter((d) => d.deduction > 0).reduce((s, d) => s + d.deduction, 0)).toBe(4);
+    expect(k.defects.filter((d) => d.deduction === 0)).toHaveLength(2);
   });
 
   it('a freeze is critical (−4) and final functionality never exceeds the static score', () => {
@@ -136,7 +146,7 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.rubric.find((r) => r.id === '13')).toMatchObject({ verdict: 'exempt' });
     expect(j.reasons.join(' ')).toMatch(/could not be loaded offline/);
     // the same page without the blocked library: the dead control is the app's
-    expect(titles(judgeOffline(evidence({}, [click('Run', false), click('Run', false)])))).toEqual(['Dead button "Run"']);
+    expect(titles(judgeOffline(evidence({}, [click('Other', true), click('Run', false), click('Run', false)])))).toEqual(['Dead button "Run"']);
   });
 
   it('a page that stays blank without its CDN library is unscorable, not a model failure', () => {
@@ -157,14 +167,14 @@ describe('offline judge: dynamic adjustment rules', () => {
 describe('offline judge: ablation switches', () => {
   const canvasClick = (changed: boolean) => click('Canvas', changed, { effect: { pixelChange: 0.2, targetPixelChange: 0.2, outsidePixelChange: 0.2, domMutations: 0, scrolled: false, screenChanged: changed } });
   it('vision: false judges from DOM evidence only (a canvas that changes pixels but not the DOM looks dead)', () => {
-    const steps = () => [canvasClick(true), canvasClick(true)];
+    const steps = () => [click('Menu', true), canvasClick(true), canvasClick(true)];
     expect(judgeOffline(evidence({}, steps())).defects).toEqual([]);
     const j = judgeOffline(evidence({}, steps()), { vision: false, video: true, staticScore: true, deferredScoring: true });
     expect(j.defects.map((d) => d.title)).toEqual(['Dead button "Canvas"']);
     expect(j.ablation!.vision).toBe(false);
   });
   it('video: false ignores the interaction evidence', () => {
-    const steps = [click('Save', false), click('Save', false)];
+    const steps = [click('Ok', true), click('Save', false), click('Save', false)];
     expect(judgeOffline(evidence({}, steps)).defects).toHaveLength(1);
     expect(judgeOffline(evidence({}, steps), { vision: true, video: false, staticScore: true, deferredScoring: true }).defects).toEqual([]);
   });
@@ -172,7 +182,7 @@ describe('offline judge: ablation switches', () => {
     const steps = [click('Add', true), click('Save', false)];
     expect(judgeOffline(evidence({}, steps)).defects).toEqual([]);
     const j = judgeOffline(evidence({}, steps), { vision: true, video: true, staticScore: true, deferredScoring: false });
-    expect(j.defects.map((d) => d.title)).toEqual(['Dead button "Save"']);
+    expect(j.defects.map((d) => d.title)).toEqual(['No control works', 'Dead button "Save"']);
     expect(j.reasons.join(' ')).toMatch(/last of 2 steps stands/);
   });
   it('staticScore: false says there is no Stage-1 prior', () => {

@@ -47,7 +47,25 @@ describe('spec validation', () => {
     expect(e.message).toContain(`: ${field}: `);
     expect(e.message).toContain('Fix: ');
     expect(e.fix).toContain(fix);
-    expect(e.message.split('\n')).toHaveLength(1);
+    expect(e.message.split('\n')[0]).toContain(`: ${field}: `);
+  });
+
+  it('warns about keys that look like typos, and points at them when the real key is missing', () => {
+    const { problems } = resolveSpec({ ...good, treshold: { total: 50 }, query: { ...good.query, dificulty: 'Easy' } }, '/x/s.cookie.yaml');
+    expect(problems).toEqual([
+      '/x/s.cookie.yaml: treshold: unknown key — did you mean "thresholds"? (extra keys are allowed, but this one looks like a typo and is ignored)',
+      '/x/s.cookie.yaml: query.dificulty: unknown key — did you mean "difficulty"? (extra keys are allowed, but this one looks like a typo and is ignored)',
+    ]);
+    const { prompt: _p, ...noPrompt } = good.query;
+    const e = errorOf({ ...good, query: { ...noPrompt, promt: 'Make a clock' } });
+    expect(e.message).toBe('/x/spec.cookie.yaml: query.prompt: is missing. Fix: did you mean "prompt" where you wrote "promt"?');
+  });
+
+  it('lists every problem of a file at once, one line each', () => {
+    const e = errorOf({ query: { ...good.query, kind: 'x', language: 5 }, candidates: [{ name: 'a', mode: 'vue', path: 'a.html' }] });
+    const lines = e.message.split('\n');
+    expect(lines.length).toBe(3);
+    for (const l of lines) expect(l).toMatch(/^\/x\/spec\.cookie\.yaml: [\w.]+: .*Fix: /);
   });
 
   it('reports YAML syntax errors with line and column', async () => {

@@ -465,6 +465,16 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     d13.push({ severity: primary ? 'major' : 'minor', dimension: 'functionality', title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`, detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).`, rubricItem: '13', points: primary ? 1 : 0.5, cap: 'dead-controls', phase: 'interaction', evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined } });
   }
 
+  // nothing the user clicks works: "all buttons dead on an otherwise complete page → about 3–4, not 1"
+  // (METHOD.md §9): one critical −4 in place of the per-control deductions; a page where any control
+  // works is not in this case
+  const clicks = [...byTarget.keys()];
+  const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
+  if (clicks.length > 0 && working === 0 && failedControls > 0 && !libMissing) {
+    for (const d of [...d13, ...d3]) if (d.cap === 'dead-controls' || d.cap === 'interaction-errors') d.points = 0;
+    d3.push({ severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
+  }
+
   // game keys that never change a still screen
   if (tr.gameLike) {
     const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
