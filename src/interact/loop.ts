@@ -170,11 +170,14 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       }
       await returnToApp(i);
     }
+  } catch (e) {
+    // a failure of the harness mid-loop (not of the app): keep the steps so far, and still wrap up below
+    endedBecause = `error: ${errorMessage(e)}`;
   } finally {
     log.step = undefined;
   }
 
-  // ── wrap up: the app runs again; stop recording; mux audio into the video ──
+  // ── wrap up (always): the app runs again; stop recording; mux audio into the video ──
   const hung = endedBecause === 'unresponsive' || endedBecause === 'crashed';
   if (!hung) await freezer?.unfreeze(opts.unresponsiveMs).catch(() => {});
   video?.pause();

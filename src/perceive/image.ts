@@ -106,6 +106,7 @@ export function diffRatio(a: Rgba, b: Rgba, box?: { x: number; y: number; width:
     for (const e of exclude) {
       const x0 = Math.max(0, Math.floor(e.x)), y0 = Math.max(0, Math.floor(e.y));
       const x1 = Math.min(a.width, Math.ceil(e.x + e.width)), y1 = Math.min(a.height, Math.ceil(e.y + e.height));
+      if (x1 <= x0 || y1 <= y0) continue; // the box lies outside the screenshot
       for (let y = y0; y < y1; y++) {
         A2.data.fill(0, (y * a.width + x0) * 4, (y * a.width + x1) * 4);
         B2.data.fill(0, (y * a.width + x0) * 4, (y * a.width + x1) * 4);

@@ -45,3 +45,11 @@ describe('pixel difference outside excluded boxes', () => {
     expect(diffRatio(a, b, undefined, [{ x: 0, y: 0, width: 10, height: 10 }, { x: 50, y: 50, width: 10, height: 10 }])).toBe(0);
   });
 });
+
+describe('excluded boxes outside the screenshot', () => {
+  it('are ignored (an element scrolled off to the left or below)', () => {
+    const a = solid(50, 50, [255, 255, 255]);
+    const b = paint(a, { x: 0, y: 0, width: 5, height: 5 }, [0, 0, 0]);
+    expect(diffRatio(a, b, undefined, [{ x: -300, y: 10, width: 100, height: 20 }, { x: 10, y: 900, width: 10, height: 10 }])).toBeCloseTo(25 / 2500, 4);
+  });
+});

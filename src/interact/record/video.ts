@@ -108,6 +108,7 @@ export class VideoRecorder {
     this.segments.push({ wallStart: this.segmentStart, wallEnd: null, offsetStart: this.offsetMs() });
     this.pump();
     this.timer = setInterval(() => this.pump(), Math.max(10, Math.floor(1000 / this.opts.fps / 2)));
+    this.timer.unref();
   }
 
   /** Stop recording (the app is about to be frozen); writes frames due up to now. */
