@@ -107,7 +107,7 @@ export interface DeployEvidence {
   entry: string;
   mode: CandidateMode;
   /** Install/build/serve steps of a project (command, ms, exit code). */
-  steps?: { step: string; command: string; ms: number; code: number | null }[];
+  steps?: { step: string; command: string; ms: number; code: number | null; sandbox?: string }[];
 }
 
 // ───────────────────────────── evidence: static perception ─────────────────────────────
@@ -488,6 +488,8 @@ export interface Evidence {
   failedRequests: FailedRequest[];
   dialogs: DialogEvent[];
   navigations: NavigationEvent[];
+  /** Entries not kept because a list was full (a page flooding the console), by kind. */
+  dropped?: Record<string, number>;
   /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */
   cdn?: { rewrites: CdnRewrite[]; unresolved: string[] };
   /** Stages that could not run to completion and why (time-outs, crashes of the harness). */

@@ -3,9 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import type { CdnRewrite, ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '../types.js';
 import { timebox } from '../util/timebox.js';
+import { startFenceProxy } from './fence-proxy.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
 const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media.init.js');
+
+/** Most entries kept per kind of event (a page flooding the console must not flood memory); `dropped` counts the rest. */
+export const MAX_ENTRIES = 500;
 
 /**
  * Everything the page did that Cookie records as evidence, stamped with ms since the session opened and
@@ -19,9 +23,13 @@ export class EventLog {
   readonly navigations: NavigationEvent[] = [];
   /** Requests answered by the offline CDN. */
   readonly cdnRewrites: CdnRewrite[] = [];
+  /** Entries not kept because a list was full (console floods), by kind. */
+  readonly dropped: Record<string, number> = {};
   /** URLs Cookie blocked because they left the app's origin. */
   readonly blockedUrls = new Set<string>();
   step: number | undefined;
+  /** True once the page's renderer process died (out of memory, a renderer failure). */
+  crashed = false;
   /** Wall-clock ms (Date.now() in Node) when the page's audio recording started, if it did. */
   audioStartedAt: number | null = null;
   private readonly t0 = Date.now();
@@ -89,7 +97,15 @@ function isSameOrigin(url: string, origin: string): boolean {
  */
 export async function openAppSession(browser: Browser, origin: string, opts: SessionOptions): Promise<AppSession> {
   const log = new EventLog();
+  // second wall of the fence: everything the context sends goes through a proxy that only lets the app's
+  // own origin through (workers' requests and WebSockets bypass page-level interception)
+  const proxy = await startFenceProxy(origin, (url, kind) => {
+    if (log.blockedUrls.has(url)) return;
+    log.blockedUrls.add(url);
+    if (log.failedRequests.length < MAX_ENTRIES) log.failedRequests.push({ url: url.slice(0, 500), resourceType: kind, errorText: 'blocked: outside the app (fence proxy)', blocked: true, atMs: log.now(), step: log.step });
+  });
   const context = await browser.newContext({
+    proxy: { server: proxy.server, bypass: '<-loopback>' },
     viewport: opts.viewport,
     deviceScaleFactor: 1,
     serviceWorkers: 'block',
@@ -132,6 +148,10 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     const f = opts.resolveExternal?.(url);
     if (f) return fulfil(route, f);
     log.blockedUrls.add(url);
+    if (log.failedRequests.length >= MAX_ENTRIES) {
+      log.dropped.requests = (log.dropped.requests ?? 0) + 1;
+      return route.abort('blockedbyclient').catch(() => {});
+    }
     if (req.resourceType() === 'document') {
       lastBlockedDocument = url;
       try {
@@ -167,10 +187,15 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     })();
   });
 
+  page.on('crash', () => {
+    log.crashed = true;
+  });
+
   page.on('dialog', (d) => {
     const type = d.type();
     const answer: DialogEvent['answer'] = 'accepted';
-    log.dialogs.push({ type, message: d.message().slice(0, 300), answer, atMs: log.now(), step: log.step });
+    if (log.dialogs.length < MAX_ENTRIES) log.dialogs.push({ type, message: d.message().slice(0, 300), answer, atMs: log.now(), step: log.step });
+    else log.dropped.dialogs = (log.dropped.dialogs ?? 0) + 1;
     const p = type === 'prompt' ? d.accept(d.defaultValue() || opts.promptAnswer || 'Test') : d.accept();
     p.catch(() => {});
   });
@@ -192,12 +217,14 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
       (loc?.url && log.blockedUrls.has(loc.url)) ||
       /ERR_BLOCKED_BY_CLIENT|ERR_NAME_NOT_RESOLVED|favicon\.ico|Failed to find a valid digest in the 'integrity' attribute/.test(text) ||
       /GPU stall|GL_CLOSE_PATH_NV|Automatic fallback to software WebGL/.test(text);
+    if (log.consoleErrors.length >= MAX_ENTRIES) return void (log.dropped.console = (log.dropped.console ?? 0) + 1);
     log.consoleErrors.push({ text, origin: env ? 'environment' : 'app', atMs: log.now(), location: where, step: log.step });
   });
 
   page.on('pageerror', (err) => {
     const text = `${err.name}: ${err.message}`.slice(0, 1000);
     const top = (err.stack ?? '').split('\n').find((l) => /https?:\/\//.test(l));
+    if (log.pageErrors.length >= MAX_ENTRIES) return void (log.dropped.pageErrors = (log.dropped.pageErrors ?? 0) + 1);
     log.pageErrors.push({ text, origin: 'app', atMs: log.now(), location: top?.trim().slice(0, 300), step: log.step });
   });
 
@@ -206,12 +233,14 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     if (log.blockedUrls.has(url)) return; // already recorded by the fence
     const errorText = req.failure()?.errorText ?? 'failed';
     if (/ERR_ABORTED/.test(errorText) && req.resourceType() === 'media') return; // media range requests cancelled by the browser
+    if (log.failedRequests.length >= MAX_ENTRIES) return void (log.dropped.requests = (log.dropped.requests ?? 0) + 1);
     log.failedRequests.push({ url: url.slice(0, 500), resourceType: req.resourceType(), errorText, blocked: false, atMs: log.now(), step: log.step });
   });
   page.on('response', (res) => {
     if (res.status() < 400) return;
     const url = res.url();
     if (/\/favicon\.ico$/.test(url)) return;
+    if (log.failedRequests.length >= MAX_ENTRIES) return void (log.dropped.requests = (log.dropped.requests ?? 0) + 1);
     log.failedRequests.push({ url: url.slice(0, 500), resourceType: res.request().resourceType(), status: res.status(), blocked: false, atMs: log.now(), step: log.step });
   });
 
@@ -222,6 +251,7 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     origin,
     async close() {
       await timebox(context.close(), 10_000, 'context close').catch(() => {});
+      await proxy.close();
     },
   };
 }

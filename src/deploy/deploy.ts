@@ -35,14 +35,14 @@ export function resolveHtmlArtifact(artifactPath: string): { root: string; entry
  * on its own OS-assigned port.
  * @throws ArtifactError when the artifact is missing or unusable; BuildFailure when a project does not build
  */
-export async function deploy(task: EvaluationTask, project: ProjectOptions): Promise<Deployment> {
+export async function deploy(task: EvaluationTask, project: ProjectOptions, deny: string[] = []): Promise<Deployment> {
   if (task.candidate.mode === 'react') {
     if (!fs.existsSync(task.candidate.artifactPath) || !fs.statSync(task.candidate.artifactPath).isDirectory()) throw new ArtifactError(`a react candidate must be a project folder: ${task.candidate.artifactPath}`);
     const p = await deployProject(task.candidate.artifactPath, project);
     return { evidence: { url: p.url, port: p.port, root: p.root, entry: 'index.html', mode: 'react', steps: p.steps }, close: p.close };
   }
   const { root, entry } = resolveHtmlArtifact(task.candidate.artifactPath);
-  const server = await startStaticServer(root);
+  const server = await startStaticServer(root, { deny });
   const url = `${server.origin}/${entry.split('/').map(encodeURIComponent).join('/')}`;
   return {
     evidence: { url, port: server.port, root, entry, mode: task.candidate.mode },

@@ -1,4 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+
+let canUnshare: boolean | null = null;
+/** Can candidate processes get their own PID (and network) namespace here (root and util-linux `unshare`)? */
+export function sandboxAvailable(): boolean {
+  if (canUnshare === null) {
+    canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['--pid', '--fork', '--mount-proc', '--net', 'true'], { timeout: 5000 }).status === 0;
+  }
+  return canUnshare;
+}
+
+/**
+ * Wrap a candidate's command in Linux namespaces when possible: a PID namespace with its own /proc (the
+ * candidate cannot see Cookie's processes, so cannot read their environment through /proc/<pid>/environ)
+ * and, with `network: false`, an empty network namespace (a build has no business on the network).
+ * @returns the command to run and which isolation it got
+ */
+export function sandboxed(cmd: string, args: string[], network: boolean): { cmd: string; args: string[]; sandbox: 'pid+net' | 'pid' | 'none' } {
+  if (!sandboxAvailable()) return { cmd, args, sandbox: 'none' };
+  return { cmd: 'unshare', args: ['--pid', '--fork', '--mount-proc', ...(network ? [] : ['--net']), '--', cmd, ...args], sandbox: network ? 'pid' : 'pid+net' };
+}
 
 /** Every process group Cookie started for candidates and has not yet reaped (killed on exit or signal). */
 const live = new Set<ChildProcess>();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CookieError } from '../errors.js';
 import { safeEnv } from '../util/safe-env.js';
 import { sleep } from '../util/timebox.js';
-import { runCommand, startProcess, type CommandResult } from './processes.js';
+import { runCommand, sandboxed, startProcess, type CommandResult } from './processes.js';
 import { startStaticServer } from './static-server.js';
 
 /** A project that did not install, build or start: the candidate's failure, not Cookie's. */
@@ -63,7 +63,7 @@ export interface ProjectDeployment {
   url: string;
   port: number;
   root: string;
-  steps: { step: string; command: string; ms: number; code: number | null }[];
+  steps: { step: string; command: string; ms: number; code: number | null; sandbox?: string }[];
   close(): Promise<void>;
 }
 
@@ -108,8 +108,11 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   const steps: ProjectDeployment['steps'] = [];
   const cleanup = () => fs.rmSync(work, { recursive: true, force: true });
   const step = async (name: 'install' | 'build', args: string[], timeoutMs: number): Promise<CommandResult> => {
-    const r = await runCommand('npm', args, { cwd: dir, env, timeoutMs, tailLines: 60 });
-    steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code });
+    // install needs the registry (no candidate code runs: scripts are off); the build runs candidate code
+    // and gets no network at all
+    const sb = sandboxed('npm', args, name === 'install');
+    const r = await runCommand(sb.cmd, sb.args, { cwd: dir, env, timeoutMs, tailLines: 60 });
+    steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code, sandbox: sb.sandbox });
     if (r.code !== 0) {
       cleanup();
       throw new BuildFailure(name, r.tail, diagnoseBuildLog(r.tail, r.timedOut));
@@ -133,7 +136,8 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
     }
     // no build script: the dev server, on a port the OS assigns
     const t0 = Date.now();
-    const vite = startProcess(path.join(dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', '0', '--strictPort', '--clearScreen', 'false'], { cwd: dir, env });
+    const sb = sandboxed(path.join(dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', '0', '--strictPort', '--clearScreen', 'false'], true);
+    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env });
     let url: string | null = null;
     while (Date.now() - t0 < o.serveTimeoutMs && !vite.exited()) {
       const m = vite.output().match(/Local:\s+(http:\/\/127\.0\.0\.1:\d+\/?)/);
@@ -143,7 +147,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
       }
       await sleep(100);
     }
-    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: vite.exited() ? 1 : null });
+    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: vite.exited() ? 1 : null, sandbox: sb.sandbox });
     if (!url) {
       vite.kill();
       const tail = vite.output().split('\n').slice(-40).join('\n');

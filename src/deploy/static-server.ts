@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
@@ -16,10 +17,24 @@ export interface StaticServer {
  * has none, so the browser's own favicon request is never a 404 blamed on the app (PITFALLS.md).
  * @param root absolute folder to serve
  * @param opts.spa answer unknown paths with index.html (client-side routing of a built single-page app)
+ * @param opts.deny folders never served (Cookie's output dir); dotfiles, spec and config files never are
  */
-export async function startStaticServer(root: string, opts: { spa?: boolean; port?: number } = {}): Promise<StaticServer> {
+export async function startStaticServer(root: string, opts: { spa?: boolean; port?: number; deny?: string[] } = {}): Promise<StaticServer> {
   const serve = sirv(root, { dev: true, dotfiles: false, single: !!opts.spa });
+  const deny = (opts.deny ?? []).map((d) => path.resolve(d));
   const server = http.createServer((req, res) => {
+    // never serve dotfiles (.env, .git), Cookie's own specs and config, or folders Cookie writes (results)
+    let pathname = '/';
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      /* malformed: sirv answers 404 */
+    }
+    const abs = path.resolve(root, `.${pathname}`);
+    if (pathname.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..') || /\.cookie\.(ya?ml|spec\.[cm]?[tj]s)$|(^|\/)cookie\.config\.[cm]?[tj]s$/.test(pathname) || deny.some((d) => abs === d || abs.startsWith(d + path.sep))) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
     if (req.url === '/favicon.ico' && !fs.existsSync(`${root}/favicon.ico`)) {
       res.writeHead(204).end();
       return;

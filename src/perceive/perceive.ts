@@ -82,17 +82,47 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (!nav.ok) problems.push(`load did not complete: ${nav.error}`);
   else if (nav.value && nav.value.status() >= 400) problems.push(`entry document answered HTTP ${nav.value.status()}`);
 
-  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+  if (session.log.crashed) {
     result.unresponsive = true;
-    problems.push(`main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
+    problems.push('the page crashed (its renderer process died)');
     return result;
   }
+  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+    result.unresponsive = true;
+    problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
+    return result;
+  }
+
+  // a page can hang or flood dialogs after it loaded: check after every capture that timed out, and stop
+  // perceiving (the evidence says why) instead of waiting out every remaining time limit
+  const stuck = async (): Promise<boolean> => {
+    if (session.log.crashed || page.isClosed()) {
+      result.unresponsive = true;
+      problems.push('the page crashed (its renderer process died)');
+      return true;
+    }
+    const dialogs = session.log.dialogs.length + (session.log.dropped.dialogs ?? 0);
+    if (dialogs > 100) {
+      result.unresponsive = true;
+      problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
+      return true;
+    }
+    if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+      result.unresponsive = true;
+      problems.push(`main thread stopped answering during perception (after load)`);
+      return true;
+    }
+    return false;
+  };
 
   const settleStart = Date.now();
   await page.waitForLoadState('networkidle', { timeout: opts.timeouts.settle }).catch(() => problems.push('network did not go idle within the settle limit'));
   const quiet = await waitForQuiet(page, Math.max(1000, opts.timeouts.settle - (Date.now() - settleStart)));
   result.settled = nav.ok && quiet;
-  if (!quiet) problems.push('DOM kept changing through the settle limit');
+  if (!quiet) {
+    problems.push('DOM kept changing through the settle limit');
+    if (await stuck()) return result;
+  }
   await sleep(1000); // entrance animations (reference verifier waits 2 s; the DOM was already quiet)
 
   // how much of the default viewport animates by itself (noise floor for "did an action do anything")
@@ -109,6 +139,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   const tm0 = Date.now();
   const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
+  if (!a.ok && (await stuck())) return result;
   await sleep(600);
   const b = await attempt(() => page.screenshot({ timeout: 10_000, caret: 'initial' }), 15_000, 'screenshot', null);
   if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
@@ -117,7 +148,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
 
   const inv = await attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
   if (inv.ok) result.inventory = inv.value;
-  else problems.push(`DOM inventory failed: ${inv.error}`);
+  else {
+    problems.push(`DOM inventory failed: ${inv.error}`);
+    if (await stuck()) return result;
+  }
 
   const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);
   const full = await attempt(
@@ -127,7 +161,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     null,
   );
   if (full.ok) result.fullPageScreenshot = 'screenshots/fullpage.png';
-  else problems.push(`full-page screenshot failed: ${full.error}`);
+  else {
+    problems.push(`full-page screenshot failed: ${full.error}`);
+    if (await stuck()) return result;
+  }
 
   const axe = await attempt(() => runAxe(page), 20_000, 'axe-core', null);
   if (axe.ok) result.axe = axe.value;
@@ -138,9 +175,18 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   for (const vp of order) {
     const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
     if (check.value) result.viewports.push(check.value);
-    else problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
+    else {
+      problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
+      if (await stuck()) return result;
+    }
   }
   result.viewports.sort((x, y) => x.width - y.width);
+  // dialogs in a loop leave the page unusable even when every capture succeeded between them
+  const dialogs = session.log.dialogs.length + (session.log.dropped.dialogs ?? 0);
+  if (dialogs > 100) {
+    result.unresponsive = true;
+    problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
+  }
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await sleep(300);
 

@@ -79,7 +79,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 
   const deployLimit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
   const deployment: Deployment = await stage('deploy', deployLimit, () =>
-    deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }),
+    deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }, [ctx.outputDir]),
   );
   evidence.deploy = deployment.evidence;
   const origin = new URL(deployment.evidence.url).origin;
@@ -143,6 +143,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       evidence.failedRequests = log.failedRequests;
       evidence.dialogs = log.dialogs;
       evidence.navigations = log.navigations;
+      if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
       evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
       await session.close();
     }

@@ -4,6 +4,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError } from '../errors.js';
 import type { Query, SpecInput, Suite } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
+import { timebox } from '../util/timebox.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { toIso6391 } from './language.js';
@@ -38,6 +39,9 @@ function typoWarnings(raw: Record<string, unknown>, _file: string): { path: stri
   return out;
 }
 
+/** How long a TypeScript spec may take to load and build its spec, ms. */
+const SPEC_LOAD_MS = 10_000;
+
 /** True for a file name Cookie treats as a spec. */
 export function isSpecFile(file: string): boolean {
   return /\.cookie\.(ya?ml|spec\.[cm]?[tj]s)$/.test(file);
@@ -65,14 +69,21 @@ export async function readSpecObject(file: string): Promise<unknown> {
   }
   let mod: Record<string, unknown>;
   try {
-    mod = await freshImport(file);
+    mod = await timebox(freshImport(file), SPEC_LOAD_MS, 'loading the spec');
   } catch (e) {
-    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-    throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the error; the file must `export default defineSpec({...})`');
+    // esbuild's "Transform failed with 1 error:" says what failed on the following line
+    const lines = (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.trim()).filter(Boolean);
+    const why = /:\s*$/.test(lines[0] ?? '') ? lines.slice(0, 2).join(' ') : lines[0];
+    throw new InputError(file, '(file)', `cannot be loaded: ${why}`, 'fix the error; the file must `export default defineSpec({...})` and finish loading within 10 s');
   }
   const value = defaultExport(mod, 'spec');
   if (value === undefined) throw new InputError(file, 'default export', 'is missing', 'add `export default defineSpec({ query, candidates })`');
-  return typeof value === 'function' ? await (value as () => unknown)() : value;
+  if (typeof value !== 'function') return value;
+  try {
+    return await timebox(Promise.resolve((value as () => unknown)()), SPEC_LOAD_MS, 'building the spec');
+  } catch (e) {
+    throw new InputError(file, 'default export', `(a function) failed: ${(e as Error).message.split('\n')[0]}`, 'make it return the spec object (or a promise of it) within 10 s');
+  }
 }
 
 /**

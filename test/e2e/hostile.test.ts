@@ -11,6 +11,8 @@ const page = (body: string, script = '') => `<!DOCTYPE html><html lang="en"><hea
 
 let dir: string;
 let out: string;
+const victimHits: string[] = [];
+let victim: import('node:http').Server;
 let run: RunResults;
 let cli: Awaited<ReturnType<typeof runCli>>;
 const byCandidate = (c: string): EvaluationResult => run.evaluations.find((e) => e.candidate === c)!;
@@ -18,7 +20,23 @@ const byCandidate = (c: string): EvaluationResult => run.evaluations.find((e) =>
 beforeAll(async () => {
   dir = tmpDir('cookie-hostile-');
   out = path.join(dir, 'out');
+  // a service on another localhost port that pages must not reach (not even from workers)
+  const http = await import('node:http');
+  victim = http.createServer((q, r) => (victimHits.push(q.url ?? ''), r.end('SECRET-FROM-HOST')));
+  victim.on('upgrade', (q, sock) => (victimHits.push(`ws ${q.url}`), sock.destroy()));
+  await new Promise<void>((r) => victim.listen(0, '127.0.0.1', () => r()));
+  const vport = (victim.address() as import('node:net').AddressInfo).port;
   writeFiles(dir, {
+    'worker.html': page('<pre id="r"></pre>', `const r = document.getElementById('r');
+       const w = new Worker('w.js'); w.onmessage = (e) => (r.textContent += e.data + '\\n');
+       const s = new SharedWorker('sw.js'); s.port.onmessage = (e) => (r.textContent += e.data + '\\n');
+       fetch('/.env').then((x) => x.text()).then((t) => (r.textContent += 'DOTENV ' + t.slice(0, 40) + '\\n'));`),
+    'w.js': `fetch('http://127.0.0.1:${vport}/from-worker').then(r => r.text()).then(t => postMessage('W ' + t), () => postMessage('W blocked'));
+       const ws = new WebSocket('ws://127.0.0.1:${vport}/ws-worker'); ws.onopen = () => postMessage('W WS OPEN'); ws.onerror = () => postMessage('W WS blocked');`,
+    'sw.js': `onconnect = (e) => { const p = e.ports[0]; fetch('http://127.0.0.1:${vport}/from-shared').then(r => r.text()).then(t => p.postMessage('S ' + t), () => p.postMessage('S blocked')); };`,
+    '.env': 'API_KEY=sk-sibling-dotenv\n',
+    'late-hang.html': page('<p>Loads fine, then locks up.</p>', 'setTimeout(() => { while (true) {} }, 1500);'),
+    'alert-loop.html': page('<p>Nag.</p>', 'setInterval(() => alert("Subscribe!"), 20);'),
     'network.html': page(
       '<img src="https://images.example.com/hero.jpg" width="300" height="200" alt="hero"><button id="b">Load data</button><div id="r"></div>',
       `fetch('https://api.example.com/secrets').catch(()=>{});
@@ -35,17 +53,18 @@ beforeAll(async () => {
        document.getElementById('nav').onclick = () => { location.href = 'https://evil.example.com/'; };`),
     'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
     'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
-    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
   cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
   run = readResults(out);
+  victim.close();
 }, 290_000);
 
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
     expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
-    expect(run.evaluations).toHaveLength(6);
+    expect(run.evaluations).toHaveLength(9);
     expect(cli.code).toBe(1);
   });
 
@@ -93,5 +112,33 @@ describe('hostile pages and bad input', () => {
     const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('env').evidenceDir, 'evidence.json'), 'utf8'));
     expect(ev.static.inventory.textSample).toContain('no process');
     expect(JSON.stringify(run)).not.toContain('sk-should-never-leak');
+  });
+});
+
+describe('the fence holds against workers, dotfiles, late hangs and dialog floods', () => {
+  it('workers and shared workers cannot reach another localhost port, by fetch or WebSocket; dotfiles are not served', () => {
+    expect(victimHits).toEqual([]);
+    const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('worker').evidenceDir, 'evidence.json'), 'utf8'));
+    const text: string = ev.static.inventory.textSample;
+    expect(text).toMatch(/W blocked/);
+    expect(text).toMatch(/W WS blocked/);
+    expect(text).toMatch(/S blocked/);
+    expect(text).not.toContain('SECRET-FROM-HOST');
+    expect(text).not.toContain('sk-sibling-dotenv');
+    expect(ev.failedRequests.filter((r: { blocked: boolean; url: string }) => r.blocked && /127\.0\.0\.1/.test(r.url)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a page that locks up after it loaded is a scored hang, found quickly', () => {
+    const r = byCandidate('late-hang');
+    expect(r.status).toBe('scored');
+    expect(r.defects[0]).toMatchObject({ severity: 'critical', title: expect.stringMatching(/^Page hangs/) });
+    expect(r.timings.total!).toBeLessThan(60_000);
+  });
+
+  it('a page that opens dialogs in an endless loop is a scored failure, not a stuck stage', () => {
+    const r = byCandidate('alert-loop');
+    expect(r.status).toBe('scored');
+    expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Dialogs in an endless loop' });
+    expect(r.timings.total!).toBeLessThan(60_000);
   });
 });

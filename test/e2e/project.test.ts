@@ -11,7 +11,10 @@ function project(dir: string, name: string, build: string) {
     [`${name}/package.json`]: JSON.stringify({ name, version: '1.0.0', private: true, scripts: { build } }),
     [`${name}/build.js`]: `const fs = require('fs'); fs.mkdirSync('dist', { recursive: true });
 const names = Object.keys(process.env).sort().join(' ');
-fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><body><h1>Environment of the build</h1><p id="secret">' + (process.env.MY_SECRET_TOKEN || 'no secret here') + '</p><p id="key">' + (process.env.OPENAI_API_KEY || 'no key here') + '</p><p>' + names + '</p><p>cwd ' + process.cwd() + '</p></body></html>');`,
+// what an attacker tries: read the environment of every visible process, and reach the host's network
+let leaked = 'proc clean';
+for (const pid of fs.readdirSync('/proc').filter((d) => /^\\d+$/.test(d))) { try { const env = fs.readFileSync('/proc/' + pid + '/environ', 'utf8'); if (env.includes('sekret-123')) leaked = 'LEAKED via /proc/' + pid; } catch {} }
+fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><body><h1>Environment of the build</h1><p id="secret">' + (process.env.MY_SECRET_TOKEN || 'no secret here') + '</p><p id="key">' + (process.env.OPENAI_API_KEY || 'no key here') + '</p><p>' + names + '</p><p>cwd ' + process.cwd() + '</p><p id="proc">' + leaked + '</p></body></html>');`,
   });
 }
 const spec = (names: string[]) => `query:\n  id: q\n  prompt: A page.\n  language: en\n  kind: static\ncandidates:\n${names.map((n) => `  - { name: ${n}, mode: react, path: ${n} }`).join('\n')}\n`;
@@ -31,6 +34,8 @@ describe('project candidates', () => {
     expect(text).toContain('no key here');
     expect(text).not.toMatch(/sekret-123|sk-should-not-leak|GITHUB_TOKEN|MY_SECRET_TOKEN/);
     expect(text).toMatch(/cwd \/tmp\/cookie-project-/);
+    expect(text).toContain('proc clean'); // a PID namespace: Cookie's own environment is out of reach
+    expect(ev.deploy.steps.find((s: { step: string }) => s.step === 'build').sandbox).toBe('pid+net');
     expect(fs.existsSync(path.join(dir, 'envy', 'dist'))).toBe(false); // the candidate's own folder is untouched
     expect(ev.deploy.steps.map((s: { step: string }) => s.step)).toEqual(['install', 'build']);
   });

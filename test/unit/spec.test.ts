@@ -135,3 +135,16 @@ describe('spec discovery', () => {
     await expect(discoverSpecs(['nope'], ROOT, ['**/*'], [])).rejects.toThrow(/does not exist/);
   });
 });
+
+describe('TypeScript specs that misbehave', () => {
+  it('a spec that never finishes loading is an error naming the file, not a silent exit', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'never.cookie.spec.ts': 'export default () => new Promise(() => {});\n' });
+    await expect(loadSpec(path.join(dir, 'never.cookie.spec.ts'))).rejects.toThrow(/never\.cookie\.spec\.ts: default export: \(a function\) failed: building the spec timed out after 10000 ms/);
+  }, 20_000);
+  it('a syntax error names its cause', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'bad.cookie.spec.ts': 'export default { query: { id: "x", prompt: "y" ;\n' });
+    await expect(loadSpec(path.join(dir, 'bad.cookie.spec.ts'))).rejects.toThrow(/bad\.cookie\.spec\.ts: \(file\): cannot be loaded: .*(Expected|Transform failed).*Fix:/);
+  });
+});

@@ -92,10 +92,23 @@ export function errorKey(text: string): string {
 export function codeRenders(f: Facts): CheckResult {
   const method = 'blank-screen test on the 1280-px screenshot (variance < 100, or < 10 colours and brightness > 240) + load + responsiveness probe';
   if (!f.ev.static) return { verdict: verdict('1', 'not-assessed', method, 'static perception did not run'), defects: [] };
-  if (f.unresponsiveAtLoad) {
+  const crashed = f.ev.stageErrors.some((e) => /crashed/.test(e.message)) || f.ev.static.problems.some((p) => /crashed/.test(p));
+  if (crashed && (f.unresponsiveAtLoad || !f.ev.static.inventory)) {
     return {
-      verdict: verdict('1', 'fail', method, 'the main thread stopped answering during load'),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page hangs on load', detail: 'The main thread stopped answering while the page loaded (an endless loop); nothing can be used.', rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+      verdict: verdict('1', 'fail', method, 'the page crashed (its renderer process died)'),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page crashes', detail: 'The browser tab crashed (out of memory or a renderer failure) while the page ran; nothing can be used.', rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+    };
+  }
+  if (f.unresponsiveAtLoad) {
+    const flood = f.ev.static.problems.find((p) => /dialogs in an endless loop/.test(p));
+    const after = f.ev.static.problems.some((p) => /during perception/.test(p));
+    return {
+      verdict: verdict('1', 'fail', method, flood ?? `the main thread stopped answering ${after ? 'soon after' : 'during'} load`),
+      defects: [
+        flood
+          ? { severity: 'critical', dimension: 'functionality', title: 'Dialogs in an endless loop', detail: `The page keeps opening alert/confirm/prompt dialogs (${flood.replace(/\D+/g, ' ').trim()}); nothing else can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} }
+          : { severity: 'critical', dimension: 'functionality', title: after ? 'Page hangs soon after load' : 'Page hangs on load', detail: `The main thread stopped answering ${after ? 'seconds after the page loaded' : 'while the page loaded'} (an endless loop); nothing can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} },
+      ],
     };
   }
   if (f.entryFailed) {
