@@ -58,6 +58,8 @@ export interface AgreementOptions {
   dimensions: Record<string, string>;
   humanTie: number;
   machineTie: number;
+  /** Only these query ids (default: all). */
+  queries?: string[];
 }
 
 /**
@@ -67,7 +69,7 @@ export interface AgreementOptions {
  */
 export function agreementFromFiles(resultsFile: string, humanFile: string, o: AgreementOptions): { agreements: Agreement[]; joined: number; unmatched: string[]; items: Record<string, ScoredPair[]> } {
   for (const f of [resultsFile, humanFile]) if (!fs.existsSync(f)) throw new InputError(f, '(file)', 'not found', 'check the path');
-  const results = (JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as { evaluations: EvaluationResult[] }).evaluations;
+  const results = (JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as { evaluations: EvaluationResult[] }).evaluations.filter((e) => !o.queries?.length || o.queries.includes(e.queryId));
   const rows = parse(fs.readFileSync(humanFile, 'utf8'), { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Record<string, string>[];
   const cols = rows.length ? Object.keys(rows[0]!) : [];
   const need = [o.candidateColumn, ...Object.values(o.dimensions), ...(o.join === 'name' ? [o.queryColumn ?? ''] : [])];
@@ -85,7 +87,7 @@ export function agreementFromFiles(resultsFile: string, humanFile: string, o: Ag
         ? results.find((e) => norm(e.artifactPath).endsWith(`/${norm(cand)}`) || norm(e.artifactPath) === norm(cand))
         : results.find((e) => e.candidate === cand && e.queryId === row[o.queryColumn!]);
     if (!r) {
-      unmatched.push(cand);
+      if (!o.queries?.length) unmatched.push(cand);
       continue;
     }
     if (r.status !== 'scored' || !r.scores) continue;

@@ -154,6 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--dim <map>', 'machine dimension=CSV column, e.g. total=human_final_score (repeatable)')
     .option('--tie <points>', 'machine score difference (0-100) counted as a tie', { default: 0 })
     .option('--human-tie <points>', 'human score difference counted as a tie', { default: 0 })
+    .option('--query <id>', 'only this query (repeatable)')
     .example('cookie agreement --results out/results.json --human ../shared/real-inputs/KCORES__kcores-llm-arena/_index_DERIVED.csv --join path --human-candidate copied_file_or_empty_if_not_copied --dim total=human_final_score')
     .action((flags: Record<string, unknown>) => {
       try {
@@ -171,6 +172,7 @@ export async function main(argv: string[]): Promise<void> {
           dimensions: dims,
           humanTie: Number(flags.humanTie),
           machineTie: Number(flags.tie),
+          queries: toList(flags.query),
         });
         console.log(`joined ${r.joined} scored evaluations${r.unmatched.length ? `; ${r.unmatched.length} CSV rows without a result (${r.unmatched.slice(0, 3).join(', ')}${r.unmatched.length > 3 ? ', …' : ''})` : ''}`);
         console.log('dimension        pairs  matches  match rate');
