@@ -21,7 +21,7 @@ pages.forEach((p, i) => fs.copyFileSync(p, path.join(dir, `c${i}.html`)));
 fs.writeFileSync(path.join(dir, 's.cookie.yaml'), `query:\n  id: cache-bench\n  prompt: A page.\n  language: en\n  kind: dynamic\ncandidates:\n${pages.map((_, i) => `  - { name: c${i}, mode: html, path: c${i}.html }`).join('\n')}\n`);
 const run = async (label: string) => {
   const t0 = Date.now();
-  const { run } = await runCookie({ paths: [dir], cwd: dir, reporters: ['json'], concurrency: 2, steps: 8 });
+  const { run } = await runCookie({ paths: [dir], cwd: dir, reporters: ['json'], concurrency: 2, steps: 8, silent: true });
   const ms = Date.now() - t0;
   const ev = run!.evaluations;
   console.log(`${label}: ${ev.length} evaluations in ${(ms / 1000).toFixed(1)} s — ${ev.filter((e) => !e.cached).length} evaluated, ${ev.filter((e) => e.cached).length} reused from the cache`);

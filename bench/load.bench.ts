@@ -59,7 +59,7 @@ const rows: string[] = [];
 for (const c of levels) {
   const out = path.join(dir, `out-c${c}`);
   const t0 = Date.now();
-  const { run } = await runCookie({ paths: [dir], cwd: dir, outputDir: out, reporters: ['json'], concurrency: c, steps });
+  const { run } = await runCookie({ paths: [dir], cwd: dir, outputDir: out, reporters: ['json'], concurrency: c, steps, silent: true });
   const wall = (Date.now() - t0) / 1000;
   const ev: EvaluationResult[] = run?.evaluations ?? [];
   const infra = ev.filter((e) => e.status === 'error');
