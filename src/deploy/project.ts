@@ -28,7 +28,8 @@ export interface BuildDiagnosis {
 /**
  * Read the cause of a failed install/build from its log tail. Recognises the paper's commonest genuine
  * causes: imports of lucide-react icons that do not exist, and syntax errors (e.g. unescaped backslashes in
- * string literals), besides missing modules and type errors.
+ * string literals: tsc's "TS1125 Hexadecimal digit expected", esbuild's `Syntax error "s"`), besides missing
+ * modules and type errors. Pure function of the log text; never throws.
  */
 export function diagnoseBuildLog(log: string, timedOut = false): BuildDiagnosis {
   if (timedOut) return { kind: 'timeout', summary: 'did not finish within the time limit' };
@@ -41,8 +42,13 @@ export function diagnoseBuildLog(log: string, timedOut = false): BuildDiagnosis 
   if (exp) return { kind: 'missing-export', summary: `imports something a module does not export: ${exp[0].slice(0, 160)}` };
   const mod = log.match(/Cannot find module '([^']+)'|Failed to resolve import "([^"]+)"|Could not resolve "([^"]+)"/);
   if (mod) return { kind: 'missing-module', summary: `imports a module that is not installed: ${mod[1] ?? mod[2] ?? mod[3]}` };
-  const syn = log.match(/(Unterminated string literal|Invalid escape sequence|Unexpected token[^\n]*|Expected "[^"]+" but found[^\n]*|Invalid Unicode escape sequence|Unterminated regular expression|SyntaxError[^\n]*|error TS1\d{3}:[^\n]*)/);
-  if (syn) return { kind: 'syntax-error', summary: `syntax error: ${syn[1]!.slice(0, 160)}` };
+  const syn = log.match(/(Unterminated string literal|Invalid escape sequence|Unexpected token[^\n]*|Expected "[^"]+" but found[^\n]*|Invalid Unicode escape sequence|Unterminated regular expression|SyntaxError[^\n]*|Syntax error[^\n]*|error TS1\d{3}:[^\n]*)/);
+  if (syn) {
+    // where: esbuild's "path:line:col: ERROR:" or tsc's "path(line,col): error", shown from the project's src/ on
+    const at = log.match(/(\S+):(\d+):(\d+): ERROR:/) ?? log.match(/(\S+)\((\d+),(\d+)\): error TS1/);
+    const where = at ? ` at ${at[1]!.replace(/^.*?\/(?=(src|app|pages|components)\/)/, '')}:${at[2]}:${at[3]}` : '';
+    return { kind: 'syntax-error', summary: `syntax error${where}: ${syn[1]!.slice(0, 160)}` };
+  }
   const ts = log.match(/error TS\d+:[^\n]*/);
   if (ts) return { kind: 'type-error', summary: `type error: ${ts[0].slice(0, 160)}` };
   if (/npm (ERR!|error)/.test(log)) return { kind: 'install-error', summary: (log.match(/npm (?:ERR!|error) [^\n]*/g) ?? []).slice(-2).join(' ').slice(0, 200) };
