@@ -1,6 +1,7 @@
 // Benchmark: ≥ 50 evaluations mixing single-file, multi-file and React candidates at concurrency 1, 2 and 4.
 // Prints throughput, time per stage and the count of infrastructure failures (which must be 0).
 // Run: npx tsx bench/load.bench.ts [--steps N] [--levels 1,2,4]   (prints its figures; asserts nothing)
+// --steps is the step budget; the offline explorer keeps 3 steps in reserve, so the default 8 gives 5 actions.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : def;
 };
-const steps = Number(arg('steps', '3'));
+const steps = Number(arg('steps', '8'));
 const levels = arg('levels', '1,2,4').split(',').map(Number);
 
 // the mix: single-file pages (examples + KCORES solar system), multi-file apps (yarreg), React projects
@@ -39,9 +40,13 @@ fs.writeFileSync(path.join(dir, 'multi.cookie.yaml'), spec('multi', 'static', mu
 fs.writeFileSync(path.join(dir, 'react.cookie.yaml'), spec('react', 'dynamic', react.map((p, i) => cand(`r${i}-${path.basename(p)}`, 'react', p))));
 const total = single.length + multi.length + react.length;
 
+// child processes still alive after a level: not counting this `ps` shell and tsx's own esbuild service
 const children = () => {
   try {
-    return execSync(`ps -o pid=,comm= --ppid ${process.pid}`, { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+    return execSync(`ps -o pid=,args= --ppid ${process.pid}`, { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((l) => l && !/\bps -o pid=|esbuild --service=/.test(l)).length;
   } catch {
     return 0;
   }
@@ -54,7 +59,7 @@ const vitePorts = () => {
   }
 };
 
-console.log(`Cookie load benchmark — ${os.cpus().length} cores; ${total} evaluations per level (${single.length} single-file, ${multi.length} multi-file, ${react.length} React); ${steps} interaction steps each`);
+console.log(`Cookie load benchmark — ${os.cpus().length} cores; ${total} evaluations per level (${single.length} single-file, ${multi.length} multi-file, ${react.length} React); step budget ${steps} each`);
 const rows: string[] = [];
 for (const c of levels) {
   const out = path.join(dir, `out-c${c}`);
@@ -64,6 +69,15 @@ for (const c of levels) {
   const ev: EvaluationResult[] = run?.evaluations ?? [];
   const infra = ev.filter((e) => e.status === 'error');
   const built = ev.filter((e) => e.status === 'build-failed').length;
+  // actions the agent really took, read back from each interaction trace
+  const actions = ev.map((e) => {
+    try {
+      const t = JSON.parse(fs.readFileSync(path.join(out, e.evidenceDir, 'trace.json'), 'utf8')) as { steps: unknown[] };
+      return t.steps.length;
+    } catch {
+      return 0;
+    }
+  });
   const mean = (k: 'deploy' | 'perceive' | 'interact' | 'judge' | 'total', mode?: string) => {
     const xs = ev.filter((e) => (mode ? e.mode === mode : true) && e.timings[k] !== undefined).map((e) => e.timings[k]!);
     return xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length / 1000).toFixed(1) : '–';
@@ -71,6 +85,7 @@ for (const c of levels) {
   rows.push(
     `concurrency ${c}: ${ev.length}/${total} evaluations in ${wall.toFixed(0)} s = ${((ev.length / wall) * 60).toFixed(1)} evaluations/min; ` +
       `mean s per stage: deploy ${mean('deploy')} (html ${mean('deploy', 'html')}, react ${mean('deploy', 'react')}), perceive ${mean('perceive')}, interact ${mean('interact')}, judge ${mean('judge')}, total ${mean('total')}; ` +
+      `interaction steps taken ${actions.reduce((a, b) => a + b, 0)} (mean ${(actions.reduce((a, b) => a + b, 0) / Math.max(1, ev.length)).toFixed(1)} per evaluation); ` +
       `scored ${ev.filter((e) => e.status === 'scored').length}, build-failed ${built} (candidates' fault), infrastructure failures ${infra.length}${infra.length ? ` (${infra.map((e) => `${e.id}: ${e.error?.stage} ${e.error?.message}`).join('; ')})` : ''}; ` +
       `child processes left ${children()}, vite/esbuild ports left ${vitePorts()}`,
   );
