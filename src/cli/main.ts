@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--silent', 'Leave out the console reporter')
     .option('--config <file>', 'Config file (default: cookie.config.ts in the working directory)')
     .option('--concurrency <n>', 'Evaluations run at once')
-    .option('--steps <n>', 'Interaction step budget per evaluation (default 25)')
+    .option('--steps <n>', 'Interaction step budget per evaluation (default 25; the offline explorer keeps 3 in reserve)')
     .option('--no-cache', 'Evaluate everything again (otherwise unchanged evaluations are reused)')
     .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
     .example('cookie test examples')

@@ -97,7 +97,7 @@ export const userConfigSchema = z
         /** `offline`: the deterministic explorer; `model`: the model-backed computer-use agent (needs `model`). */
         kind: z.enum(['offline', 'model']).default('offline'),
         model: modelSchema.optional(),
-        /** Step budget (reference verifier: 25). */
+        /** Step budget (reference verifier: 25). The offline explorer keeps 3 steps in reserve, so it acts at most `steps − 3` times. */
         steps: z.number().int().min(1).max(200).default(25),
         /** Seed for every random choice, so runs are reproducible. */
         seed: z.number().int().default(1),
