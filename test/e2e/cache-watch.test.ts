@@ -37,6 +37,8 @@ describe('result cache and resume', () => {
     expect(none.stdout).not.toMatch(/cached/);
     const cleared = await runCli(['cache', 'clear'], { cwd: dir });
     expect(cleared.stdout).toMatch(/cleared .*cache\.json/);
+    expect(fs.existsSync(path.join(out, 'cache.json'))).toBe(false);
+    expect((await runCli(['cache', 'clear'], { cwd: dir })).stdout).toMatch(/no cache in/);
   });
 
   it('after kill -9, the next run reuses every evaluation that finished', async () => {

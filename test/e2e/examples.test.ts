@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults, TraceStep } from '../../src/types.js';
-import { readResults, runCli, tmpDir } from '../helpers.js';
+import { BIN, readResults, runCli, tmpDir } from '../helpers.js';
 
 // The README's main job, run through the real CLI on the bundled examples.
 let out: string;
@@ -204,5 +205,29 @@ describe('HTML report and leaderboard', () => {
       await browser.close();
       await server.close();
     }
+  });
+
+  it('cookie show-report serves the report on 127.0.0.1, prints its URL and stops on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [BIN, 'show-report', out], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (d) => {
+          text += d;
+          const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//);
+          if (m) resolve(m[0]);
+        });
+        child.on('exit', () => reject(new Error(`show-report exited: ${text}`)));
+      });
+      const index = await fetch(url);
+      expect(index.status).toBe(200);
+      expect(await index.text()).toMatch(/<title>[^<]*Cookie/);
+      const n = run.evaluations.findIndex((e) => e.id === 'meadow-dash/good');
+      const video = await fetch(new URL(`data/${n}/video.mp4`, url));
+      expect([video.status, video.headers.get('content-type')]).toEqual([200, 'video/mp4']);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await new Promise((r) => child.on('exit', (code) => r(code)))).toBe(0);
   });
 });
