@@ -17,11 +17,23 @@ export interface StaticServer {
  * has none, so the browser's own favicon request is never a 404 blamed on the app (PITFALLS.md).
  * @param root absolute folder to serve
  * @param opts.spa answer unknown paths with index.html (client-side routing of a built single-page app)
- * @param opts.deny folders never served (Cookie's output dir); dotfiles, spec and config files never are
+ * @param opts.deny folders never served (Cookie's output dir); dotfiles, spec and config files never are,
+ *   nor anything a symlink leads to outside `root`
  */
 export async function startStaticServer(root: string, opts: { spa?: boolean; port?: number; deny?: string[] } = {}): Promise<StaticServer> {
   const serve = sirv(root, { dev: true, dotfiles: false, single: !!opts.spa });
   const deny = (opts.deny ?? []).map((d) => path.resolve(d));
+  const realRoot = fs.realpathSync(root);
+  /** A symlink inside the candidate's folder that leads out of it (to /etc, to the host's files). */
+  const escapes = (abs: string): boolean => {
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      return false; // missing: sirv answers 404 (or index.html for a single-page app)
+    }
+    return real !== realRoot && !real.startsWith(realRoot + path.sep);
+  };
   const server = http.createServer((req, res) => {
     // never serve dotfiles (.env, .git), Cookie's own specs and config, or folders Cookie writes (results)
     let pathname = '/';
@@ -31,7 +43,7 @@ export async function startStaticServer(root: string, opts: { spa?: boolean; por
       /* malformed: sirv answers 404 */
     }
     const abs = path.resolve(root, `.${pathname}`);
-    if (pathname.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..') || /\.cookie\.(ya?ml|spec\.[cm]?[tj]s)$|(^|\/)cookie\.config\.[cm]?[tj]s$/.test(pathname) || deny.some((d) => abs === d || abs.startsWith(d + path.sep))) {
+    if (pathname.split('/').some((seg) => seg.startsWith('.') && seg !== '.' && seg !== '..') || /\.cookie\.(ya?ml|spec\.[cm]?[tj]s)$|(^|\/)cookie\.config\.[cm]?[tj]s$/.test(pathname) || deny.some((d) => abs === d || abs.startsWith(d + path.sep)) || escapes(abs)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
