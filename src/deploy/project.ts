@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CookieError } from '../errors.js';
 import { safeEnv } from '../util/safe-env.js';
 import { sleep } from '../util/timebox.js';
-import { runCommand, sandboxed, startProcess, type CommandResult } from './processes.js';
+import getPort from 'get-port';
+import { runCommand, SANDBOX_UID, sandboxAvailable, sandboxed, startProcess, type CommandResult } from './processes.js';
 import { startStaticServer } from './static-server.js';
 
 /** A project that did not install, build or start: the candidate's failure, not Cookie's. */
@@ -21,7 +24,7 @@ export class BuildFailure extends CookieError {
 
 /** What a failing log says, in the paper's failure classes (§5, Appendix B.1). */
 export interface BuildDiagnosis {
-  kind: 'missing-icon' | 'missing-export' | 'missing-module' | 'syntax-error' | 'type-error' | 'timeout' | 'no-package' | 'install-error' | 'unknown';
+  kind: 'missing-icon' | 'missing-export' | 'missing-module' | 'syntax-error' | 'type-error' | 'timeout' | 'no-package' | 'no-build' | 'install-error' | 'unknown';
   summary: string;
 }
 
@@ -96,9 +99,10 @@ function projectEnv(home: string, npmCache: string): Record<string, string> {
  * own temporary folder (without node_modules or build output), install with npm (`npm ci` when a lockfile
  * is present, else `npm install`) with lifecycle scripts disabled and the shared npm cache, build with its
  * `build` script, and serve the build output (dist/) on 127.0.0.1 on an OS-assigned port — or, without a
- * build script, start the Vite dev server on an OS-assigned port — then wait until it answers over HTTP.
- * Every process runs in its own process group with the host's secrets removed and is killed at teardown
- * (and when Cookie exits). Each step is time-boxed.
+ * build script, start the Vite dev server on a port Cookie picks (its printed URL is never trusted) — then
+ * wait until it answers over HTTP. Every process runs in its own process group with the host's secrets
+ * removed and is killed at teardown (and when Cookie exits); with root, the candidate's code (build, dev
+ * server) runs as `nobody` in PID and network namespaces ({@link sandboxed}). Each step is time-boxed.
  * @throws BuildFailure (the candidate's failure: status build-failed) with the failing step and log tail
  */
 export async function deployProject(src: string, o: ProjectOptions): Promise<ProjectDeployment> {
@@ -116,7 +120,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   const step = async (name: 'install' | 'build', args: string[], timeoutMs: number): Promise<CommandResult> => {
     // install needs the registry (no candidate code runs: scripts are off); the build runs candidate code
     // and gets no network at all
-    const sb = sandboxed('npm', args, name === 'install');
+    const sb = name === 'install' ? sandboxed('npm', args, { network: true }) : sandboxed('npm', args, { unprivileged: true });
     const r = await runCommand(sb.cmd, sb.args, { cwd: dir, env, timeoutMs, tailLines: 60 });
     steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code, sandbox: sb.sandbox });
     if (r.code !== 0) {
@@ -128,6 +132,8 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   try {
     const hasLock = fs.existsSync(path.join(dir, 'package-lock.json'));
     await step('install', [hasLock ? 'ci' : 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], o.installTimeoutMs);
+    // from here on the candidate's own code runs: as `nobody`, who owns its copy and nothing else
+    if (sandboxAvailable()) execFileSync('chown', ['-R', `${SANDBOX_UID}:${SANDBOX_UID}`, work]);
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     if (pkg.scripts?.build) {
       await step('build', ['run', 'build'], o.buildTimeoutMs);
@@ -140,39 +146,48 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
       await waitForHttp(server.origin + '/', o.serveTimeoutMs);
       return { url: `${server.origin}/`, port: server.port, root: out, steps, close: async () => (await server.close(), cleanup()) };
     }
-    // no build script: the dev server, on a port the OS assigns
+    // no build script: the dev server. Cookie picks its port and never trusts the URL it prints (a hostile
+    // "vite" could name a host service). Sandboxed, it listens inside an empty network namespace and the
+    // host reaches it through a Unix socket bridge on a port the OS assigns.
     const t0 = Date.now();
-    const sb = sandboxed(path.join(dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', '0', '--strictPort', '--clearScreen', 'false'], true);
-    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env });
-    let url: string | null = null;
-    while (Date.now() - t0 < o.serveTimeoutMs && !vite.exited()) {
-      const m = vite.output().match(/Local:\s+(http:\/\/127\.0\.0\.1:\d+\/?)/);
-      if (m) {
-        url = m[1]!;
-        break;
-      }
-      await sleep(100);
+    const vitePath = path.join(dir, 'node_modules', '.bin', 'vite');
+    if (!fs.existsSync(vitePath)) {
+      cleanup();
+      throw new BuildFailure('serve', '', { kind: 'no-build', summary: 'no build script and no vite installed to serve it. Fix: add a "build" script (vite build) or vite to devDependencies' });
     }
-    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: vite.exited() ? 1 : null, sandbox: sb.sandbox });
-    if (!url) {
+    const inner = sandboxAvailable() ? 5173 : await getPort({ host: '127.0.0.1' });
+    const socket = path.join(work, 'dev.sock');
+    const sb = sandboxed(vitePath, ['--host', '127.0.0.1', '--port', String(inner), '--strictPort', '--clearScreen', 'false'], { unprivileged: true, bridge: { socket, port: inner } });
+    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env });
+    const bridge = sb.sandbox === 'none' ? null : await socketBridge(socket);
+    const url = `http://127.0.0.1:${bridge ? bridge.port : inner}/`;
+    try {
+      await waitForHttp(url, o.serveTimeoutMs, () => vite.exited());
+    } catch (e) {
       vite.kill();
+      await bridge?.close();
       const tail = vite.output().split('\n').slice(-40).join('\n');
       cleanup();
-      throw new BuildFailure('serve', tail, vite.exited() ? diagnoseBuildLog(tail) : { kind: 'timeout', summary: `the dev server printed no ready line within ${o.serveTimeoutMs} ms` });
+      steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: 1, sandbox: sb.sandbox });
+      throw new BuildFailure('serve', tail, vite.exited() ? diagnoseBuildLog(tail) : (e as BuildFailure).cause);
     }
-    await waitForHttp(url, o.serveTimeoutMs);
-    return { url, port: Number(new URL(url).port), root: dir, steps, close: async () => (vite.kill(), cleanup()) };
+    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: null, sandbox: sb.sandbox });
+    return { url, port: Number(new URL(url).port), root: dir, steps, close: async () => (vite.kill(), await bridge?.close(), cleanup()) };
   } catch (e) {
     cleanup();
     throw e;
   }
 }
 
-/** Wait until a GET of `url` answers (any status < 500). @throws BuildFailure('serve') on time-out */
-export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+/**
+ * Wait until a GET of `url` answers (any status < 500), polling every 150 ms.
+ * @param gaveUp optional: stop early when it returns true (the server process has exited)
+ * @throws BuildFailure('serve') on time-out
+ */
+export async function waitForHttp(url: string, timeoutMs: number, gaveUp: () => boolean = () => false): Promise<void> {
   const t0 = Date.now();
   let last = '';
-  while (Date.now() - t0 < timeoutMs) {
+  while (Date.now() - t0 < timeoutMs && !gaveUp()) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
       if (res.status < 500) return;
@@ -183,4 +198,22 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
     await sleep(150);
   }
   throw new BuildFailure('serve', last, { kind: 'timeout', summary: `${url} did not answer within ${timeoutMs} ms (${last})` });
+}
+
+/** A TCP server on 127.0.0.1 (OS-assigned port) that forwards every connection to a Unix socket. */
+async function socketBridge(socket: string): Promise<{ port: number; close(): Promise<void> }> {
+  const conns = new Set<net.Socket>();
+  const server = net.createServer((c) => {
+    const u = net.connect(socket);
+    conns.add(c).add(u);
+    c.pipe(u).pipe(c);
+    const end = () => (c.destroy(), u.destroy(), conns.delete(c), conns.delete(u));
+    c.on('error', end).on('close', end);
+    u.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise<void>((resolve) => (conns.forEach((c) => c.destroy()), server.close(() => resolve()))),
+  };
 }

@@ -14,7 +14,9 @@ const names = Object.keys(process.env).sort().join(' ');
 // what an attacker tries: read the environment of every visible process, and reach the host's network
 let leaked = 'proc clean';
 for (const pid of fs.readdirSync('/proc').filter((d) => /^\\d+$/.test(d))) { try { const env = fs.readFileSync('/proc/' + pid + '/environ', 'utf8'); if (env.includes('sekret-123')) leaked = 'LEAKED via /proc/' + pid; } catch {} }
-fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><body><h1>Environment of the build</h1><p id="secret">' + (process.env.MY_SECRET_TOKEN || 'no secret here') + '</p><p id="key">' + (process.env.OPENAI_API_KEY || 'no key here') + '</p><p>' + names + '</p><p>cwd ' + process.cwd() + '</p><p id="proc">' + leaked + '</p></body></html>');`,
+let outside = 'outside unreadable'; try { outside = fs.readFileSync(require('path').join(OUT_DIR, 'secret.txt'), 'utf8'); } catch {}
+let wrote = 'outside unwritable'; try { fs.writeFileSync(require('path').join(OUT_DIR, 'escaped.txt'), 'x'); wrote = 'WROTE outside'; } catch {}
+fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><body><h1>Environment of the build</h1><p id="secret">' + (process.env.MY_SECRET_TOKEN || 'no secret here') + '</p><p id="key">' + (process.env.OPENAI_API_KEY || 'no key here') + '</p><p>' + names + '</p><p>cwd ' + process.cwd() + '</p><p id="proc">' + leaked + '</p><p>' + outside + '</p><p>' + wrote + '</p></body></html>');`.replaceAll('OUT_DIR', JSON.stringify(dir)),
   });
 }
 const spec = (names: string[]) => `query:\n  id: q\n  prompt: A page.\n  language: en\n  kind: static\ncandidates:\n${names.map((n) => `  - { name: ${n}, mode: react, path: ${n} }`).join('\n')}\n`;
@@ -23,7 +25,7 @@ describe('project candidates', () => {
   it('build in a temporary copy with the host secrets removed; the run serves the build output', async () => {
     const dir = tmpDir('cookie-proj-');
     project(dir, 'envy', 'node build.js');
-    writeFiles(dir, { 's.cookie.yaml': spec(['envy']), 'cookie.config.ts': 'export default { agent: { steps: 4 } };\n' });
+    writeFiles(dir, { 'secret.txt': 'OUTSIDE-SECRET', 's.cookie.yaml': spec(['envy']), 'cookie.config.ts': 'export default { agent: { steps: 4 } };\n' });
     const r = await runCli(['test', '.'], { cwd: dir, env: { MY_SECRET_TOKEN: 'sekret-123', OPENAI_API_KEY: 'sk-should-not-leak', GITHUB_TOKEN: 'ghp_x' } });
     expect(r.code).toBe(0);
     const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
@@ -35,9 +37,46 @@ describe('project candidates', () => {
     expect(text).not.toMatch(/sekret-123|sk-should-not-leak|GITHUB_TOKEN|MY_SECRET_TOKEN/);
     expect(text).toMatch(/cwd \/tmp\/cookie-project-/);
     expect(text).toContain('proc clean'); // a PID namespace: Cookie's own environment is out of reach
-    expect(ev.deploy.steps.find((s: { step: string }) => s.step === 'build').sandbox).toBe('pid+net');
+    expect(ev.deploy.steps.find((s: { step: string }) => s.step === 'build').sandbox).toBe('pid+net+nobody');
+    expect(text).toContain('outside unreadable'); // runs as nobody: root's 0700 folders are out of reach
+    expect(text).toContain('outside unwritable');
+    expect(fs.existsSync(path.join(dir, 'escaped.txt'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'envy', 'dist'))).toBe(false); // the candidate's own folder is untouched
     expect(ev.deploy.steps.map((s: { step: string }) => s.step)).toEqual(['install', 'build']);
+  });
+
+  it('a project without a build script gets the dev server on a port Cookie picks, in a network namespace of its own', async () => {
+    // a host service the dev server must neither reach nor pass off as the app
+    const http = await import('node:http');
+    const host = http.createServer((_q, r) => r.end('<h1>HOST SERVICE</h1>'));
+    await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+    const hostPort = (host.address() as import('node:net').AddressInfo).port;
+    const dir = tmpDir('cookie-proj-');
+    writeFiles(dir, {
+      'dev/package.json': JSON.stringify({ name: 'dev', version: '1.0.0', private: true, scripts: { dev: 'vite' }, devDependencies: { vite: 'file:./fv' } }),
+      'dev/fv/package.json': JSON.stringify({ name: 'vite', version: '0.0.1', bin: { vite: 'cli.js' } }),
+      'dev/fv/cli.js': `#!/usr/bin/env node
+const http = require('http');
+const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+let reach = 'host unreachable';
+fetch('http://127.0.0.1:${hostPort}/').then(() => (reach = 'HOST REACHED'), () => {});
+http.createServer((q, r) => r.end('<!DOCTYPE html><html lang="en"><body><h1>Dev server app</h1><p>' + reach + ' as uid ' + process.getuid() + '</p></body></html>')).listen(port, '127.0.0.1', () => console.log('  ➜  Local:   http://127.0.0.1:${hostPort}/'));
+`,
+      's.cookie.yaml': spec(['dev']),
+      'cookie.config.ts': 'export default { agent: { steps: 4 } };\n',
+    });
+    try {
+      await runCli(['test', '.'], { cwd: dir });
+      const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+      expect(e.status).toBe('scored');
+      const ev = JSON.parse(fs.readFileSync(path.join(dir, 'cookie-results', e.evidenceDir, 'evidence.json'), 'utf8'));
+      expect(ev.deploy.url).not.toContain(String(hostPort)); // the printed URL is not trusted
+      expect(ev.static.inventory.textSample).toContain('Dev server app');
+      expect(ev.static.inventory.textSample).toContain('host unreachable as uid 65534');
+      expect(ev.deploy.steps.find((s: { step: string }) => s.step === 'serve').sandbox).toBe('pid+net(loopback)+nobody');
+    } finally {
+      host.close();
+    }
   });
 
   it('a build that never ends is a time-boxed build failure, and nothing is left running', async () => {
