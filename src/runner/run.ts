@@ -164,6 +164,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
 
   const limit = pLimit(config.concurrency);
   const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge: makeJudge(config), reporter };
+  let interrupted = false;
   const runOne = async (task: EvaluationTask) => {
     const hit = cached.get(task.id);
     if (hit) {
@@ -173,16 +174,20 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     }
     await reporter.onEvaluationStart(task);
     const result = await evaluate(task, ctx);
+    // cut short by Ctrl-C (its browser and processes were killed): not a finished evaluation, so neither
+    // stored nor cached; the next run evaluates it again
+    if (interrupted) return;
     result.cacheKey = keys.get(task.id);
     cache.put(task.id, keys.get(task.id)!, result); // first the cache, then results.json: what results.json shows finished is resumable
     store.add(result);
     await reporter.onEvaluationEnd(result);
   };
-  let interrupted = false;
   const onSignal = () => {
     if (interrupted) process.exit(130); // a second Ctrl-C: stop now (finished evaluations are saved)
     interrupted = true;
     limit.clearQueue();
+    // in-flight evaluations are dropped: end them now rather than let them score a dying browser
+    void (browser as Browser | null)?.close().catch(() => {});
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -196,5 +201,5 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const run = store.finish(tasks.map((t) => t.id));
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
-  return { run, exitCode: allPassed && !specErrors.length && !interrupted ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
+  return { run, exitCode: interrupted ? 130 : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
 }

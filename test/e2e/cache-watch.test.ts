@@ -59,6 +59,31 @@ describe('result cache and resume', () => {
     expect(after).toHaveLength(4);
     for (const e of after) expect(!!e.cached).toBe(done.includes(e.candidate));
   });
+
+  it('Ctrl-C in a terminal (SIGINT to the whole process group) keeps what finished and stores nothing cut short', async () => {
+    const dir = project(4);
+    const child = spawn(process.execPath, [BIN, 'test', '.', '--concurrency', '2'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore', detached: true });
+    const out = path.join(dir, 'cookie-results');
+    const finished = () => (fs.existsSync(path.join(out, 'results.json')) ? readResults(out).evaluations.length : 0);
+    const t0 = Date.now();
+    while (finished() < 1 && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+    const signalled = Date.now();
+    process.kill(-child.pid!, 'SIGINT'); // what the terminal does: Cookie, Chromium, ffmpeg and servers all get it
+    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    const kept = readResults(out).evaluations;
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(kept.length).toBeLessThan(4);
+    for (const e of kept) expect(Date.parse(e.finishedAt)).toBeLessThan(signalled);
+    const again = await runCli(['test', '.'], { cwd: dir });
+    expect(again.code).toBe(0);
+    const after = readResults(out).evaluations;
+    expect(after.filter((e) => e.cached).map((e) => e.candidate).sort()).toEqual(kept.map((e) => e.candidate).sort());
+    // the four pages are the same page: what was kept from before the Ctrl-C matches what was evaluated after
+    const verdicts = after.map((e) => JSON.stringify([e.status, e.scores, e.defects.map((d) => d.title)]));
+    expect(new Set(verdicts).size).toBe(1);
+    expect(after[0]!.status).toBe('scored');
+  });
 });
 
 describe('watch mode', () => {
