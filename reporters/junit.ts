@@ -25,7 +25,8 @@ function thresholdText(r: EvaluationResult): string {
  * JUnit XML for any CI (built with junit-report-builder): one testsuite per spec file, one testcase per
  * query × candidate (classname = query id, name = candidate). A result below its thresholds or not scored
  * (build-failed) is a <failure>; an evaluation Cookie could not finish (status error) is an <error>, so CI
- * tells the model's failures from the harness's. The defects and scores are in the testcase's system-out.
+ * tells the model's failures from the harness's. One that ended with the status its spec expects
+ * (`expectStatus`, e.g. a candidate meant not to build) passes. The defects and scores are in system-out.
  */
 export class JunitReporter implements Reporter {
   constructor(private readonly opts: JunitReporterOptions = {}) {}
@@ -44,10 +45,13 @@ export class JunitReporter implements Reporter {
           ...r.defects.map((d) => `[${d.severity}/${d.dimension}] ${d.title}: ${d.detail}`),
           `evidence: ${r.evidenceDir}`,
         ];
+        // an evaluation that ended with the status its spec expects (`expectStatus`) passes, as in the console
+        if (r.passed) {
+          if (r.status !== 'scored') lines.unshift(`${r.status} as expected: ${r.error?.message ?? r.build?.summary ?? ''}`);
+        } else if (r.status === 'error') tc.error(`${r.error?.stage}: ${r.error?.message}`, 'CookieError');
+        else if (r.status === 'build-failed') tc.failure(`${r.build?.step ?? 'build'} failed: ${r.build?.summary ?? r.error?.message ?? ''}`, 'BuildFailed');
+        else tc.failure(`below threshold: ${thresholdText(r)}`, 'BelowThreshold');
         tc.standardOutput(lines.join('\n'));
-        if (r.status === 'error') tc.error(`${r.error?.stage}: ${r.error?.message}`, 'CookieError');
-        else if (r.status === 'build-failed') tc.failure(`build failed: ${r.error?.message ?? ''}`, 'BuildFailed');
-        else if (!r.passed) tc.failure(`below threshold: ${thresholdText(r)}`, 'BelowThreshold');
       }
     }
     return builder.build();
