@@ -15,7 +15,7 @@ export function readRows(file: string): BenchRow[] {
   const text = fs.readFileSync(file, 'utf8');
   if (/\.csv$/i.test(file)) return parse(text, { columns: true, skip_empty_lines: true, bom: true }) as BenchRow[];
   const rows: BenchRow[] = [];
-  text.split('\n').forEach((line, i) => {
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     try {
       const o = JSON.parse(line) as Record<string, unknown>;

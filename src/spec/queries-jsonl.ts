@@ -25,26 +25,29 @@ export function kindFromL1(l1: string | undefined): QueryKind | null {
 /**
  * Load a Cookie-Bench JSONL file into queries. Tolerates label noise (unknown L1 → dynamic, unknown
  * language → `und`) and reports it in `problems`, never crashing on it (METHOD.md §10).
- * @throws InputError for a line that is not JSON or lacks `data_id` / `query` (file:line named)
+ * A UTF-8 byte-order mark and CRLF line ends are accepted.
+ * @throws InputError listing every line that is not JSON or lacks `data_id` / `query` (file:line named, one line each)
  */
 export function loadBenchQueries(file: string): { queries: Query[]; problems: string[] } {
   if (!fs.existsSync(file)) throw new InputError(file, 'queries', 'query file not found', 'check the path (relative to the spec file)');
-  const text = fs.readFileSync(file, 'utf8');
+  const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''); // a byte-order mark is not JSON
   const queries: Query[] = [];
   const problems: string[] = [];
+  const errors: InputError[] = [];
   const seen = new Set<string>();
-  text.split('\n').forEach((line, i) => {
+  text.split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     const where = `${file}:${i + 1}`;
     let rec: BenchRecord;
     try {
       rec = JSON.parse(line);
     } catch (e) {
-      throw new InputError(where, '(line)', `is not valid JSON (${(e as Error).message})`, 'write one JSON object per line');
+      errors.push(new InputError(where, '(line)', `is not valid JSON (${(e as Error).message})`, 'write one JSON object per line'));
+      return;
     }
-    if (!rec || typeof rec !== 'object') throw new InputError(where, '(line)', 'is not a JSON object', 'write one JSON object per line');
-    if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') throw new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id');
-    if (typeof rec.query !== 'string' || !rec.query.trim()) throw new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`");
+    if (!rec || typeof rec !== 'object') return void errors.push(new InputError(where, '(line)', 'is not a JSON object', 'write one JSON object per line'));
+    if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
+    if (typeof rec.query !== 'string' || !rec.query.trim()) return void errors.push(new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`"));
     const id = String(rec.data_id);
     if (seen.has(id)) problems.push(`${where}: duplicate data_id ${id} (later record kept too)`);
     seen.add(id);
@@ -67,5 +70,11 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
       difficulty: rec.difficulty,
     });
   });
+  if (errors.length) {
+    // every bad line at once, one line each (each names file:line, field and fix)
+    const first = errors[0]!;
+    if (errors.length > 1) first.message = [...errors.slice(0, 20).map((e) => e.message), ...(errors.length > 20 ? [`${file}: … and ${errors.length - 20} more bad lines`] : [])].join('\n');
+    throw first;
+  }
   return { queries, problems };
 }

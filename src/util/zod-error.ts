@@ -20,7 +20,7 @@ function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, st
   const field = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
   const last = String(issue.path[issue.path.length - 1] ?? '');
   let problem = issue.message;
-  let fix = hint[last] ?? 'see the README section "Specs and config" for the allowed values';
+  let fix = hint[last] ?? 'see the README sections "Specs" and "Config" for the allowed values';
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as { keys: string[] }).keys;
     problem = `unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;

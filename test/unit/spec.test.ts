@@ -125,6 +125,27 @@ describe('Cookie-Bench JSONL', () => {
     expect(queries[0]).toMatchObject({ kind: 'dynamic', language: 'und' });
     expect(problems.join('\n')).toMatch(/L1 "Web pages".*\n.*language "Elvish"/);
   });
+
+  it('lists every bad line at once; accepts a byte-order mark and CRLF line ends', () => {
+    const dir = tmpDir();
+    const f = path.join(dir, 'q.jsonl');
+    fs.writeFileSync(f, `\uFEFF${JSON.stringify({ data_id: 'a', query: 'x', language: 'English' })}\r\n{not json}\r\n${JSON.stringify({ data_id: 'c', query: '' })}\r\n${JSON.stringify({ query: 'y' })}\r\n`);
+    const message = (() => {
+      try {
+        loadBenchQueries(f);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message.split('\n')).toEqual([
+      expect.stringMatching(/q\.jsonl:2: \(line\): is not valid JSON .*Fix:/),
+      expect.stringMatching(/q\.jsonl:3: query: is missing or empty\. Fix:/),
+      expect.stringMatching(/q\.jsonl:4: data_id: is missing\. Fix:/),
+    ]);
+    fs.writeFileSync(f, `\uFEFF${JSON.stringify({ data_id: 'a', query: 'x', language: 'English' })}\r\n`);
+    expect(loadBenchQueries(f).queries[0]).toMatchObject({ id: 'a', prompt: 'x', language: 'en' });
+  });
 });
 
 describe('spec discovery', () => {
