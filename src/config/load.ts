@@ -1,3 +1,4 @@
+import { describeLoadError } from '../util/load-error.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -85,8 +86,8 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<{ conf
   try {
     mod = await freshImport(file);
   } catch (e) {
-    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-    throw new InputError(file, '(file)', `cannot be loaded: ${first}`, 'fix the syntax error; the file must `export default defineConfig({...})`');
+    const { why, fix } = describeLoadError(e, 'defineConfig');
+    throw new InputError(file, '(file)', `cannot be loaded: ${why}`, fix);
   }
   const value = defaultExport(mod) as UserConfig | undefined;
   if (value === undefined) {

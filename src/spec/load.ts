@@ -9,6 +9,7 @@ import { didYouMean } from '../util/did-you-mean.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { toIso6391 } from './language.js';
 import { loadBenchQueries } from './queries-jsonl.js';
+import { describeLoadError } from '../util/load-error.js';
 import { SPEC_HINTS, specSchema } from './schema.js';
 
 const KNOWN = {
@@ -71,10 +72,8 @@ export async function readSpecObject(file: string): Promise<unknown> {
   try {
     mod = await timebox(freshImport(file), SPEC_LOAD_MS, 'loading the spec');
   } catch (e) {
-    // esbuild's "Transform failed with 1 error:" says what failed on the following line
-    const lines = (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.trim()).filter(Boolean);
-    const why = /:\s*$/.test(lines[0] ?? '') ? lines.slice(0, 2).join(' ') : lines[0];
-    throw new InputError(file, '(file)', `cannot be loaded: ${why}`, 'fix the error; the file must `export default defineSpec({...})` and finish loading within 10 s');
+    const { why, fix } = describeLoadError(e, 'defineSpec');
+    throw new InputError(file, '(file)', `cannot be loaded: ${why}`, fix);
   }
   const value = defaultExport(mod, 'spec');
   if (value === undefined) throw new InputError(file, 'default export', 'is missing', 'add `export default defineSpec({ query, candidates })`');

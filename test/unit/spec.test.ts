@@ -166,6 +166,19 @@ describe('TypeScript specs that misbehave', () => {
   it('a syntax error names its cause', async () => {
     const dir = tmpDir();
     writeFiles(dir, { 'bad.cookie.spec.ts': 'export default { query: { id: "x", prompt: "y" ;\n' });
-    await expect(loadSpec(path.join(dir, 'bad.cookie.spec.ts'))).rejects.toThrow(/bad\.cookie\.spec\.ts: \(file\): cannot be loaded: .*(Expected|Transform failed).*Fix:/);
+    await expect(loadSpec(path.join(dir, 'bad.cookie.spec.ts'))).rejects.toThrow(/bad\.cookie\.spec\.ts: \(file\): cannot be loaded: .*(Expected|Transform failed).*Fix: fix the syntax error/);
+  });
+  it('a missing import and a throwing spec get their own fix, not "a syntax error"', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, {
+      'imp.cookie.spec.ts': "import { defineSpec } from 'cookie-eval';\nexport default defineSpec({} as never);\n",
+      'other.cookie.spec.ts': "import x from 'no-such-package-xyz';\nexport default x;\n",
+      'throws.cookie.spec.ts': "throw new Error('boom');\n",
+    });
+    const outside = fs.mkdtempSync('/tmp/cookie-outside-'); // no node_modules above it
+    fs.copyFileSync(path.join(dir, 'imp.cookie.spec.ts'), path.join(outside, 'imp.cookie.spec.ts'));
+    await expect(loadSpec(path.join(outside, 'imp.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: .*cookie-eval.*Fix: cookie-eval is not installed where this file is.*export default \{ \.\.\. \}/);
+    await expect(loadSpec(path.join(dir, 'other.cookie.spec.ts'))).rejects.toThrow(/Fix: install no-such-package-xyz next to this file/);
+    await expect(loadSpec(path.join(dir, 'throws.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: boom\. Fix: fix the error the file throws when it loads/);
   });
 });
