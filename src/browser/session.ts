@@ -182,7 +182,8 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
       await p.waitForURL((u) => u.href !== 'about:blank', { timeout: 1500 }).catch(() => {});
       let url = p.url();
       if (url === 'about:blank' || url.startsWith('chrome-error:')) url = blockedDocument.get(p) ?? lastBlockedDocument ?? url;
-      log.navigations.push({ kind: 'popup', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+      if (log.navigations.length < MAX_ENTRIES) log.navigations.push({ kind: 'popup', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+      else log.dropped.navigations = (log.dropped.navigations ?? 0) + 1;
       await p.close().catch(() => {});
     })();
   });
@@ -205,7 +206,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     let url = f.url();
     if (url === 'about:blank') return;
     if (url.startsWith('chrome-error:')) url = blockedDocument.get(page) ?? url;
-    log.navigations.push({ kind: 'navigation', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+    // a pushState/reload flood must not flood memory: the first MAX_ENTRIES are kept, the rest counted
+    if (log.navigations.length < MAX_ENTRIES) log.navigations.push({ kind: 'navigation', url: url.slice(0, 500), offApp: !isSameOrigin(url, origin), atMs: log.now(), step: log.step });
+    else log.dropped.navigations = (log.dropped.navigations ?? 0) + 1;
   });
 
   page.on('console', (msg) => {

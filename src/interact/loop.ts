@@ -171,8 +171,12 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       await returnToApp(i);
     }
   } catch (e) {
-    // a failure of the harness mid-loop (not of the app): keep the steps so far, and still wrap up below
-    endedBecause = `error: ${errorMessage(e)}`;
+    // a page too busy to be frozen or probed is unresponsive (the app's fault, a hang); anything else is a
+    // failure of the harness mid-loop: keep the steps so far, and still wrap up below
+    if (!page.isClosed() && !(await isResponsive(page, 1000).catch(() => false))) {
+      endedBecause = 'unresponsive';
+      steps.push(unresponsiveStep(steps.length, `The page stopped answering (${errorMessage(e)}).`));
+    } else endedBecause = `error: ${errorMessage(e)}`;
   } finally {
     log.step = undefined;
   }

@@ -134,6 +134,9 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
         evidence.stageErrors.push({ stage: 'interact', message: errorMessage(e) });
         return null;
       });
+      // the loop ended early for a reason that is not the app's: say so, so nobody reads an untested app as a tested one
+      const ended = evidence.interaction?.endedBecause ?? '';
+      if (/^(agent-)?error/.test(ended)) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${evidence.interaction!.steps.length} step(s): ${ended}` });
     }
   } finally {
     if (session) {

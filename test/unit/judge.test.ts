@@ -92,6 +92,15 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.final8.functionality).toBe(7);
   });
 
+  it('an interaction the harness cut short is said to be incomplete, and not scored as a defect of the app', () => {
+    const ev = evidence({}, [click('Add', true)]);
+    ev.stageErrors.push({ stage: 'interact', message: 'interaction ended early after 1 step(s): error: page.evaluate: Target closed' });
+    const j = judgeOffline(ev);
+    expect(j.defects).toEqual([]);
+    expect(j.final8.functionality).toBe(8);
+    expect(j.reasons.join('\n')).toMatch(/Interaction incomplete \(interaction ended early after 1 step\(s\)/);
+  });
+
   it('untested controls are not broken', () => {
     const ev = evidence({}, [click('Add', true)]);
     ev.interaction!.untested = ['button "Export"', 'button "Import"'];

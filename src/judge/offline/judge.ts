@@ -172,6 +172,8 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
     finalA = Math.max(1, finalA);
     if (fdi || adi) reasons.push(`Interaction: −${fdi} functionality, −${adi} aesthetics from defects seen while using the app.`);
     else if (ev.interaction) reasons.push(`Interaction: ${ev.interaction.steps.length} steps found no new defect; static scores stand (interaction can only lower functionality).`);
+    const cut = ev.stageErrors.find((e) => e.stage === 'interact');
+    if (cut) reasons.push(`Interaction incomplete (${cut.message}): functionality rests on the static estimate for what was not tried.`);
     if (ev.interaction?.untested.length) reasons.push(`${ev.interaction.untested.length} control(s) untested: not counted as broken.`);
   }
 
