@@ -77,7 +77,7 @@ export function registerBench(cli: CAC): void {
             const r = dedup(rows, { column, n: Number(f.ngram), hamming: Number(f.hamming), tfidfN: Number(f.tfidfNgram), cosine: Number(f.cosine) });
             fs.mkdirSync(outDir, { recursive: true });
             const groupsCsv = (clusters: typeof r.lexical) =>
-              clusters.flatMap((c, g) => c.members.map((m) => ({ group_id: g, group_size: c.members.length, representative_id: rows[c.representative]![id] ?? c.representative, [id]: rows[m]![id] ?? m, is_representative: m === c.representative, [column]: rows[m]![column], normalised: r.normalised[m] })));
+              clusters.flatMap((c, g) => c.members.map((m) => ({ group_id: g, group_size: c.members.length, representative_id: rows[c.representative]![id] ?? c.representative, [id]: rows[m]![id] ?? m, is_representative: m === c.representative ? 1 : 0, [column]: rows[m]![column], normalised: r.normalised[m] })));
             writeCsv(path.join(outDir, 'deduped_queries.csv'), r.lexical.map((c) => ({ ...rows[c.representative]!, group_size: c.members.length })));
             writeCsv(path.join(outDir, 'query_groups.csv'), groupsCsv(r.lexical));
             writeCsv(path.join(outDir, 'semantic_deduped_queries.csv'), r.semantic.map((c) => ({ ...rows[c.representative]!, group_size: c.members.length })));
