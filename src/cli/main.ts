@@ -64,8 +64,16 @@ export async function main(argv: string[]): Promise<void> {
       }
       const outcome = await runCookie(opts);
       if (!outcome.reported) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
+      else if (outcome.specErrors.length && outcome.run) {
+        // the summary counts evaluations; say why a run whose evaluations all passed still fails
+        const files = new Set(outcome.specErrors.map((e) => e.split(':')[0]));
+        console.error(pc.red(`✗ ${files.size} spec file${files.size > 1 ? 's' : ''} could not be loaded (listed above): exit code 1`));
+      }
       process.exitCode = outcome.exitCode;
     });
+
+  // cac gives a negated option the default true, and --help would print "--no-cache … (default: true)"
+  for (const o of cli.commands.find((c) => c.name === 'test')?.options ?? []) if (o.negated) o.config.default = undefined;
 
   cli
     .command('cache <action>', 'Manage the result cache: `cookie cache clear [--output-dir DIR]`')

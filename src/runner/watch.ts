@@ -38,7 +38,8 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
     try {
       const outcome = await runCookie({ ...o, cache: o.cache !== false });
       if (outcome.outputDir) outputDir = outcome.outputDir;
-      for (const e of outcome.specErrors) process.stdout.write(`${pc.red('✗')} ${e}\n`);
+      // the console reporter has listed them already when it ran
+      if (!outcome.reported) for (const e of outcome.specErrors.flatMap((m) => m.split('\n'))) process.stdout.write(`${pc.red('✗')} ${e}\n`);
       const fresh = outcome.inputs.filter((p) => !watched.has(p));
       for (const p of fresh) watched.add(p);
       if (fresh.length) watcher.add(fresh);
