@@ -8,6 +8,9 @@ import { startFenceProxy } from './fence-proxy.js';
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
 const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media.init.js');
 
+/** The sourceURL prefix of scripts Cookie injects into the page (errors thrown there are not the app's). */
+export const HARNESS_SCRIPT_PREFIX = 'cookie-harness://';
+
 /** Most entries kept per kind of event (a page flooding the console must not flood memory); `dropped` counts the rest. */
 export const MAX_ENTRIES = 500;
 
@@ -228,7 +231,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     const text = `${err.name}: ${err.message}`.slice(0, 1000);
     const top = (err.stack ?? '').split('\n').find((l) => /https?:\/\//.test(l));
     if (log.pageErrors.length >= MAX_ENTRIES) return void (log.dropped.pageErrors = (log.dropped.pageErrors ?? 0) + 1);
-    log.pageErrors.push({ text, origin: 'app', atMs: log.now(), location: top?.trim().slice(0, 300), step: log.step });
+    // thrown inside Cookie's own in-page scripts (probe, media capture, axe-core): the harness's, not the app's
+    const harness = (err.stack ?? '').split('\n').slice(1, 3).some((l) => l.includes(HARNESS_SCRIPT_PREFIX) || /(probe|media)\.init\.js/.test(l));
+    log.pageErrors.push({ text, origin: harness ? 'environment' : 'app', atMs: log.now(), location: top?.trim().slice(0, 300), step: log.step });
   });
 
   page.on('requestfailed', (req) => {

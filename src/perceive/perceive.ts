@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
-import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
+import { evalIn, HARNESS_SCRIPT_PREFIX, isResponsive, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
@@ -227,7 +227,8 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
 /** Run axe-core (injected from the npm package) for the rules the judge uses; violations only. */
 async function runAxe(page: Page): Promise<AxeFinding[]> {
   axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await timebox(page.addScriptTag({ content: axeSource }), 10_000, 'inject axe');
+  // named, so an error thrown inside axe (a page that broke the built-ins it relies on) is Cookie's, not the app's
+  await timebox(page.addScriptTag({ content: `${axeSource}\n//# sourceURL=${HARNESS_SCRIPT_PREFIX}axe.js` }), 10_000, 'inject axe');
   const rules = ['color-contrast', 'image-alt', 'button-name', 'link-name', 'label', 'document-title', 'html-has-lang', 'select-name'];
   const out = await evalIn<AxeFinding[]>(
     page,

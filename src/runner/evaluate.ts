@@ -224,6 +224,12 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   if (!evidence.static) {
     return done({ ...base, error: { stage: 'perceive', message: evidence.stageErrors[0]?.message ?? 'static perception produced no evidence' } });
   }
+  // the page answers but Cookie's in-page probe could not take its inventory (a page that replaced the
+  // built-ins the probe relies on): Cookie cannot measure it, which is not the same as a blank page
+  const probeFailed = evidence.static.problems.find((p) => p.startsWith('DOM inventory failed'));
+  if (!evidence.static.inventory && probeFailed && !evidence.static.unresponsive) {
+    return done({ ...base, error: { stage: 'perceive', message: `Cookie's in-page probe could not measure this page (it may replace built-ins such as Array.prototype or JSON): ${probeFailed}` } });
+  }
   try {
     await ctx.reporter.onStageStart?.(task, 'judge');
     const tj = Date.now();

@@ -51,9 +51,12 @@ beforeAll(async () => {
     ),
     'popup.html': page('<button id="p">Open docs</button><a href="https://evil.example.com/away">Leave the app</a><button id="nav">Go away</button>', `document.getElementById('p').onclick = () => window.open('https://docs.example.com', '_blank');
        document.getElementById('nav').onclick = () => { location.href = 'https://evil.example.com/'; };`),
+    'saboteur.html': page('<button>Save</button>', `Array.prototype.filter = function () { throw new Error('no filter'); };
+       Array.prototype.map = function () { throw new Error('no map'); };
+       window.JSON = { parse() { throw new Error('no json'); }, stringify() { throw new Error('no json'); } };`),
     'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
     'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
-    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
   cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
@@ -64,7 +67,7 @@ beforeAll(async () => {
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
     expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
-    expect(run.evaluations).toHaveLength(9);
+    expect(run.evaluations).toHaveLength(10);
     expect(cli.code).toBe(1);
   });
 
@@ -112,6 +115,14 @@ describe('hostile pages and bad input', () => {
     const ev = JSON.parse(fs.readFileSync(path.join(out, byCandidate('env').evidenceDir, 'evidence.json'), 'utf8'));
     expect(ev.static.inventory.textSample).toContain('no process');
     expect(JSON.stringify(run)).not.toContain('sk-should-never-leak');
+  });
+});
+
+describe('a page that sabotages the built-ins Cookie measures with', () => {
+  it('is an evaluation Cookie could not finish (stage perceive, cause named), not a blank page scored 0', () => {
+    const e = byCandidate('saboteur');
+    expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
+    expect(e.error!.message).toMatch(/in-page probe could not measure this page.*DOM inventory failed/);
   });
 });
 
