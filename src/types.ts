@@ -284,6 +284,12 @@ export interface DialogEvent {
   step?: number;
 }
 
+/** The main document finished loading: ms since the session opened, and the interaction step in progress (undefined during load/perception). */
+export interface DocumentLoad {
+  atMs: number;
+  step?: number;
+}
+
 /** A navigation of the main frame or a popup window. */
 export interface NavigationEvent {
   kind: 'navigation' | 'popup';
@@ -488,6 +494,8 @@ export interface Evidence {
   failedRequests: FailedRequest[];
   dialogs: DialogEvent[];
   navigations: NavigationEvent[];
+  /** Loads of the main document (ms since the session opened; step undefined during load/perception). */
+  documentLoads?: DocumentLoad[];
   /** Entries not kept because a list was full (a page flooding the console), by kind. */
   dropped?: Record<string, number>;
   /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright';
-import type { CdnRewrite, ConsoleEntry, DialogEvent, FailedRequest, NavigationEvent } from '../types.js';
+import type { CdnRewrite, ConsoleEntry, DialogEvent, DocumentLoad, FailedRequest, NavigationEvent } from '../types.js';
 import { timebox } from '../util/timebox.js';
 import { startFenceProxy } from './fence-proxy.js';
 
@@ -24,6 +24,8 @@ export class EventLog {
   readonly failedRequests: FailedRequest[] = [];
   readonly dialogs: DialogEvent[] = [];
   readonly navigations: NavigationEvent[] = [];
+  /** Each time the main document finished loading (the first load, Cookie's returns to the app, and the page's own reloads). */
+  readonly loads: DocumentLoad[] = [];
   /** Requests answered by the offline CDN. */
   readonly cdnRewrites: CdnRewrite[] = [];
   /** Entries not kept because a list was full (console floods), by kind. */
@@ -202,6 +204,11 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     else log.dropped.dialogs = (log.dropped.dialogs ?? 0) + 1;
     const p = type === 'prompt' ? d.accept(d.defaultValue() || opts.promptAnswer || 'Test') : d.accept();
     p.catch(() => {});
+  });
+
+  page.on('load', () => {
+    if (log.loads.length < MAX_ENTRIES) log.loads.push({ atMs: log.now(), step: log.step });
+    else log.dropped.loads = (log.dropped.loads ?? 0) + 1;
   });
 
   page.on('framenavigated', (f) => {

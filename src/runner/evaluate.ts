@@ -146,6 +146,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       evidence.failedRequests = log.failedRequests;
       evidence.dialogs = log.dialogs;
       evidence.navigations = log.navigations;
+      evidence.documentLoads = log.loads;
       if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
       evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
       await session.close();

@@ -54,9 +54,10 @@ beforeAll(async () => {
     'saboteur.html': page('<button>Save</button>', `Array.prototype.filter = function () { throw new Error('no filter'); };
        Array.prototype.map = function () { throw new Error('no map'); };
        window.JSON = { parse() { throw new Error('no json'); }, stringify() { throw new Error('no json'); } };`),
+    'reloader.html': page('<input placeholder="Your name"><button>Save</button>', 'setTimeout(() => location.reload(), 400);'),
     'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
     'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
-    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
   cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
@@ -67,7 +68,7 @@ beforeAll(async () => {
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
     expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
-    expect(run.evaluations).toHaveLength(10);
+    expect(run.evaluations).toHaveLength(11);
     expect(cli.code).toBe(1);
   });
 
@@ -123,6 +124,15 @@ describe('a page that sabotages the built-ins Cookie measures with', () => {
     const e = byCandidate('saboteur');
     expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
     expect(e.error!.message).toMatch(/in-page probe could not measure this page.*DOM inventory failed/);
+  });
+});
+
+describe('a page that reloads itself in a loop', () => {
+  it('is a critical functionality defect found during static perception', () => {
+    const e = byCandidate('reloader');
+    expect(e.status).toBe('scored');
+    expect(e.defects.find((d) => d.title === 'Page reloads itself in a loop')).toMatchObject({ severity: 'critical', dimension: 'functionality', phase: 'static' });
+    expect(byCandidate('dialogs').defects.map((d) => d.title)).not.toContain('Page reloads itself in a loop');
   });
 });
 

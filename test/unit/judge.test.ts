@@ -101,6 +101,16 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.reasons.join('\n')).toMatch(/Interaction incomplete \(interaction ended early after 1 step\(s\)/);
   });
 
+  it('a page that reloads itself while only looked at is a critical −4; Cookie\'s own single load is not', () => {
+    const ev = evidence({}, [click('Add', true)]);
+    ev.documentLoads = [{ atMs: 100 }, { atMs: 5000, step: 0 }];
+    expect(judgeOffline(ev).defects).toEqual([]);
+    ev.documentLoads = [100, 500, 900, 1300].map((atMs) => ({ atMs }));
+    const j = judgeOffline(ev);
+    expect(j.defects).toEqual([expect.objectContaining({ title: 'Page reloads itself in a loop', severity: 'critical', deduction: 4 })]);
+    expect(j.final8.functionality).toBe(4);
+  });
+
   it('untested controls are not broken', () => {
     const ev = evidence({}, [click('Add', true)]);
     ev.interaction!.untested = ['button "Export"', 'button "Import"'];

@@ -128,6 +128,14 @@ export function codeRenders(f: Facts): CheckResult {
       defects: [{ severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: `Nothing renders at 1280 px.${cause}`, rubricItem: '1', points: 8, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, viewport: 1280, excerpt: errs[0]?.text } }],
     };
   }
+  // the page reloads itself over and over while nobody touches it (Cookie loads it once during perception)
+  const selfReloads = (f.ev.documentLoads ?? []).filter((l) => l.step === undefined).length - 1;
+  if (selfReloads >= 3) {
+    return {
+      verdict: verdict('1', 'fail', method, `the page reloaded itself ${selfReloads} times during static perception`),
+      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page reloads itself in a loop', detail: `The document loaded ${selfReloads + 1} times in the seconds Cookie only looked at it; whatever the user types or does is lost at the next reload.`, rubricItem: '1', points: 4, phase: 'static', evidence: {} }],
+    };
+  }
   return { verdict: verdict('1', 'pass', method, 'the page loads, answers and shows content'), defects: [] };
 }
 
