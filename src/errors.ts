@@ -31,6 +31,20 @@ export class InputError extends CookieError {
   }
 }
 
+/**
+ * Several problems of one file as one {@link InputError}: its fields are the first problem's; its message
+ * lists up to `max` problems one line each (each naming file, field and fix), then how many more there are.
+ * @throws nothing; `errors` must not be empty
+ */
+export function combineInputErrors(errors: InputError[], max: number): InputError {
+  const first = errors[0]!;
+  if (errors.length > 1) {
+    const more = errors.length - max;
+    first.message = [...errors.slice(0, max).map((e) => e.message), ...(more > 0 ? [`${first.file}: … and ${more} more`] : [])].join('\n');
+  }
+  return first;
+}
+
 /** A stage exceeded its time limit (ms). */
 export class StageTimeoutError extends CookieError {
   constructor(

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { InputError } from '../errors.js';
+import { combineInputErrors, InputError } from '../errors.js';
 import type { Query, QueryKind } from '../types.js';
 import { toIso6391 } from './language.js';
 
@@ -70,11 +70,6 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
       difficulty: rec.difficulty,
     });
   });
-  if (errors.length) {
-    // every bad line at once, one line each (each names file:line, field and fix)
-    const first = errors[0]!;
-    if (errors.length > 1) first.message = [...errors.slice(0, 20).map((e) => e.message), ...(errors.length > 20 ? [`${file}: … and ${errors.length - 20} more bad lines`] : [])].join('\n');
-    throw first;
-  }
+  if (errors.length) throw combineInputErrors(errors, 20); // every bad line at once, one line each
   return { queries, problems };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InputError } from '../errors.js';
+import { combineInputErrors, InputError } from '../errors.js';
 
 /**
  * Turn zod issues into an {@link InputError} naming the file, the dotted field and a fix: its fields are
@@ -9,11 +9,8 @@ import { InputError } from '../errors.js';
  * @param hint optional per-field fix text, keyed by the field's last path segment
  */
 export function zodToInputError(file: string, error: z.ZodError, hint: Record<string, string> = {}): InputError {
-  const errors = error.issues.slice(0, 8).map((i) => oneIssue(file, i, hint));
-  const first = errors[0]!;
   // every problem of the file at once, one line each (each line names its file, field and fix)
-  if (errors.length > 1) first.message = errors.map((e) => e.message).join('\n');
-  return first;
+  return combineInputErrors(error.issues.slice(0, 8).map((i) => oneIssue(file, i, hint)), 8);
 }
 
 function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, string>): InputError {
