@@ -315,6 +315,8 @@ export interface StaticPerception {
   settled: boolean;
   /** True when the main thread stopped answering during load (infinite loop). */
   unresponsive: boolean;
+  /** Set when Cookie's in-page probe could not take the DOM inventory of a page that still answers (the cause). */
+  probeError?: string;
   fullPageScreenshot: string | null;
   viewports: ViewportCheck[];
   inventory: DomInventory | null;

@@ -151,6 +151,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   else {
     problems.push(`DOM inventory failed: ${inv.error}`);
     if (await stuck()) return result;
+    result.probeError = `DOM inventory failed: ${inv.error}`;
   }
 
   const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);

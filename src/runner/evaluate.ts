@@ -227,9 +227,8 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   }
   // the page answers but Cookie's in-page probe could not take its inventory (a page that replaced the
   // built-ins the probe relies on): Cookie cannot measure it, which is not the same as a blank page
-  const probeFailed = evidence.static.problems.find((p) => p.startsWith('DOM inventory failed'));
-  if (!evidence.static.inventory && probeFailed && !evidence.static.unresponsive) {
-    return done({ ...base, error: { stage: 'perceive', message: `Cookie's in-page probe could not measure this page (it may replace built-ins such as Array.prototype or JSON): ${probeFailed}` } });
+  if (evidence.static.probeError) {
+    return done({ ...base, error: { stage: 'perceive', message: `Cookie's in-page probe could not measure this page (it may replace built-ins such as Array.prototype or JSON): ${evidence.static.probeError}` } });
   }
   try {
     await ctx.reporter.onStageStart?.(task, 'judge');
