@@ -162,7 +162,7 @@ function bwrapArgs(s: SandboxSpec, cmd: string, args: string[]): string[] {
     ...s.writable.flatMap((p) => ['--bind', p, p]),
     ...(s.sockets ? ['--bind', s.sockets, s.sockets] : []),
   ];
-  const mounts = ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/dev/shm', ...parentDirs(binds), ...binds];
+  const mounts = ['--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp', '--perms', '1777', '--tmpfs', '/dev/shm', ...parentDirs(binds), ...binds];
   const env = Object.entries(s.env).flatMap(([k, v]) => ['--setenv', k, v]);
   const init = s.bridge || s.forward || root ? [process.execPath, INIT_INSIDE, ...(s.bridge ? ['--bridge', `${s.bridge.socket}:${s.bridge.port}`] : []), ...(s.forward ? ['--forward', `${s.forward.port}:${s.forward.socket}`] : []), ...(root ? ['--uid', String(SANDBOX_UID)] : []), '--'] : [];
   // as root: sandbox-init.cjs opens the shared sockets first (root-owned, in a root-owned folder), then

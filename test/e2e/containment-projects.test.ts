@@ -94,11 +94,11 @@ const out = [];
 const note = (k, v) => out.push(k + ': ' + v);
 (async () => {
   note('uid', process.getuid());
-  note('env', Object.keys(process.env).filter((k) => !k.startsWith('npm_')).sort().join(','));
   note('dependency', require('cookie-fixture-dep'));
-  let leaked = 'none';
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\\d+$/.test(d))) { try { leaked += fs.readFileSync('/proc/' + pid + '/environ', 'latin1').slice(0, 4000); } catch {} }
-  note('proc environ', leaked + (process.env.COOKIE_CANARY_SECRET || ''));
+  let leaked = 'clean';
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\\d+$/.test(d))) { try { if (fs.readFileSync('/proc/' + pid + '/environ', 'latin1').includes('COOKIE_CANARY_SECRET')) leaked = 'LEAKED ' + pid; } catch {} }
+  note('proc environ', leaked);
+  note('env secret', process.env.COOKIE_CANARY_SECRET || 'absent');
   for (const f of [${JSON.stringify(rootOnly)}, '/etc/shadow', '/root/.npmrc']) { try { note('read ' + f, fs.readFileSync(f, 'utf8')); } catch (e) { note('read ' + f, e.code); } }
   for (const f of [${JSON.stringify(path.join(outside, 'escaped.txt'))}, '/tmp/cookie-escaped-${marker}', '/usr/cookie-escaped']) { try { fs.writeFileSync(f, 'x'); note('write ' + f, 'written (inside its own view)'); } catch (e) { note('write ' + f, e.code); } }
   for (const d of ['/run', '/var/run', '/home', '/root']) { try { note('list ' + d, fs.readdirSync(d).join(',')); } catch (e) { note('list ' + d, e.code); } }
@@ -109,6 +109,7 @@ const note = (k, v) => out.push(k + ': ' + v);
   note('udp canary', await new Promise((res) => { const u = dgram.createSocket('udp4'); u.send('ping', ${udpPort}, '127.0.0.1', (e) => (u.close(), res(e ? e.code : 'sent'))); }));
   // a process that tries to outlive the build
   cp.spawn('node', ['-e', 'setInterval(() => {}, 1000)', ${JSON.stringify(marker)}], { detached: true, stdio: 'ignore' }).unref();
+  note('env', Object.keys(process.env).filter((k) => !k.startsWith('npm_')).sort().join(','));
   fs.mkdirSync('dist', { recursive: true });
   fs.writeFileSync('dist/index.html', '<!DOCTYPE html><html lang="en"><head><title>Build report</title></head><body><h1>What the build could do</h1><ul>' + out.map((l) => '<li>' + l.replace(/</g, '&lt;') + '</li>').join('') + '</ul></body></html>');
 })();
@@ -175,6 +176,8 @@ describe('project containment (issue 19 points 1–3)', () => {
     const text: string = ev.static.inventory.textSample;
     expect(text).toContain('dependency: fixture dependency loaded');
     expect(text).toContain('uid: 65534');
+    expect(text).toContain('proc environ: clean');
+    expect(text).toContain('env secret: absent');
     expect(text).toMatch(/read \/\S+secret\.txt: ENOENT/); // the host's /tmp is not there
     expect(text).toMatch(/read \/etc\/shadow: ENOENT/);
     expect(text).toMatch(/read \/root\/\.npmrc: ENOENT/);
