@@ -106,8 +106,11 @@ export interface DeployEvidence {
   /** Path below the root that is the app's entry document. */
   entry: string;
   mode: CandidateMode;
-  /** Install/build/serve steps of a project (command, ms, exit code). */
-  steps?: { step: string; command: string; ms: number; code: number | null; sandbox?: string }[];
+  /**
+   * Install/build/serve steps of a project (command, ms, exit code), the sandbox each ran in, and the
+   * requests Cookie's registry proxy refused during install (`CONNECT host:port`, `GET http://…`).
+   */
+  steps?: { step: string; command: string; ms: number; code: number | null; sandbox?: string; refused?: string[] }[];
 }
 
 // ───────────────────────────── evidence: static perception ─────────────────────────────

@@ -1,44 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-let canUnshare: boolean | null = null;
-/** Can candidate processes get their own PID (and network) namespace here (root and util-linux `unshare`)? */
-export function sandboxAvailable(): boolean {
-  if (canUnshare === null) {
-    canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['--pid', '--fork', '--mount-proc', '--net', 'true'], { timeout: 5000 }).status === 0;
-  }
-  return canUnshare;
-}
-
-/** The unprivileged user and group candidates' code runs as inside the sandbox (`nobody`). */
-export const SANDBOX_UID = 65534;
-const INIT = fileURLToPath(new URL('./sandbox-init.cjs', import.meta.url));
-
-/** How a candidate's command is isolated by {@link sandboxed}. */
-export interface SandboxOptions {
-  /** Host network (npm install needs the registry; no candidate code runs then). Default false: an empty network namespace. */
-  network?: boolean;
-  /** Run as {@link SANDBOX_UID} with no supplementary groups (the folder it writes must be theirs). Default false. */
-  unprivileged?: boolean;
-  /** With `network: false`: bring up the namespace's own loopback and forward the Unix socket `socket` to its 127.0.0.1:`port` (a dev server). */
-  bridge?: { socket: string; port: number };
-}
-
-/**
- * Wrap a candidate's command in Linux namespaces when possible: a PID namespace with its own /proc (the
- * candidate cannot see Cookie's processes, so cannot read their environment through /proc/<pid>/environ),
- * an empty network namespace unless `network` (its own loopback only, reached from the host through a Unix
- * socket bridge, for a dev server), and the unprivileged user `nobody` when `unprivileged` (it cannot read
- * root's files such as ~/.npmrc or write outside its own copy and world-writable folders). PID 1 of the
- * namespace is Cookie's sandbox-init.cjs. Without root and util-linux `unshare` the command runs as is.
- * @returns the command to run and which isolation it got
- */
-export function sandboxed(cmd: string, args: string[], o: SandboxOptions = {}): { cmd: string; args: string[]; sandbox: string } {
-  if (!sandboxAvailable()) return { cmd, args, sandbox: 'none' };
-  const init = [...(o.bridge && !o.network ? ['--lo', '--bridge', `${o.bridge.socket}:${o.bridge.port}`] : []), ...(o.unprivileged ? ['--uid', String(SANDBOX_UID)] : [])];
-  const sandbox = ['pid', ...(o.network ? [] : [o.bridge ? 'net(loopback)' : 'net']), ...(o.unprivileged ? ['nobody'] : [])].join('+');
-  return { cmd: 'unshare', args: ['--pid', '--fork', '--mount-proc', ...(o.network ? [] : ['--net']), '--', process.execPath, INIT, ...init, '--', cmd, ...args], sandbox };
-}
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Every process group Cookie started for candidates and has not yet reaped (killed on exit or signal). */
 const live = new Set<ChildProcess>();

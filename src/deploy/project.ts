@@ -4,10 +4,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CookieError } from '../errors.js';
-import { safeEnv } from '../util/safe-env.js';
 import { sleep } from '../util/timebox.js';
-import getPort from 'get-port';
-import { runCommand, SANDBOX_UID, sandboxAvailable, sandboxed, startProcess, type CommandResult } from './processes.js';
+import { reduceNpmrc, refusedDependencies } from './dependencies.js';
+import { runCommand, startProcess, type CommandResult } from './processes.js';
+import { startRegistryProxy, type RegistryProxy } from './registry-proxy.js';
+import { giveToSandbox, makeSocketDir, npmCli, SANDBOX_FIX, sandboxAvailable, sandboxCommand, sandboxLabel } from './sandbox.js';
 import { startStaticServer } from './static-server.js';
 
 /** A project that did not install, build or start: the candidate's failure, not Cookie's. */
@@ -24,7 +25,7 @@ export class BuildFailure extends CookieError {
 
 /** What a failing log says, in the paper's failure classes (§5, Appendix B.1). */
 export interface BuildDiagnosis {
-  kind: 'missing-icon' | 'missing-export' | 'missing-module' | 'syntax-error' | 'type-error' | 'timeout' | 'no-package' | 'no-build' | 'install-error' | 'unknown';
+  kind: 'missing-icon' | 'missing-export' | 'missing-module' | 'syntax-error' | 'type-error' | 'timeout' | 'no-package' | 'no-build' | 'install-error' | 'refused-dependency' | 'unknown';
   summary: string;
 }
 
@@ -60,11 +61,13 @@ export function diagnoseBuildLog(log: string, timedOut = false): BuildDiagnosis 
 
 /** Options of {@link deployProject}. Times in ms. */
 export interface ProjectOptions {
-  /** npm cache shared by all candidates. */
+  /** npm cache shared by all candidates (writable inside the sandbox during install only). */
   npmCache: string;
   installTimeoutMs: number;
   buildTimeoutMs: number;
   serveTimeoutMs: number;
+  /** Registry URL npm installs from; default: the host's `npm config get registry` (read once, outside any project). */
+  registry?: string;
 }
 
 /** A deployed project: URL, what was done, the logs' tails, and teardown. */
@@ -72,68 +75,190 @@ export interface ProjectDeployment {
   url: string;
   port: number;
   root: string;
-  steps: { step: string; command: string; ms: number; code: number | null; sandbox?: string }[];
+  steps: { step: string; command: string; ms: number; code: number | null; sandbox?: string; refused?: string[] }[];
   close(): Promise<void>;
 }
 
 const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next', 'coverage']);
+/** Port npm's proxy setting names inside the sandbox (forwarded to Cookie's registry proxy) and the dev server's port there. */
+const PROXY_PORT = 3128;
+const DEV_PORT = 5173;
 
-/** The environment of a candidate's processes: the host's allowlist (no keys or tokens), an isolated HOME, the shared npm cache. */
-function projectEnv(home: string, npmCache: string): Record<string, string> {
-  const registry = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY;
-  return safeEnv({
-    HOME: home,
-    npm_config_cache: npmCache,
-    npm_config_userconfig: path.join(home, '.npmrc'),
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-    ...(registry ? { npm_config_registry: registry } : {}),
-    CI: 'true',
-    BROWSER: 'none',
-  });
+let hostRegistry: string | null = null;
+/**
+ * The registry configured on the host for Cookie's own user: `npm_config_registry`, else `npm config get
+ * registry` run in a neutral folder (no project's .npmrc), else https://registry.npmjs.org/.
+ */
+export function configuredRegistry(): string {
+  if (hostRegistry) return hostRegistry;
+  const fromEnv = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY;
+  let r = fromEnv ?? '';
+  if (!r) {
+    try {
+      r = execFileSync('npm', ['config', 'get', 'registry'], { cwd: os.tmpdir(), encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      r = '';
+    }
+  }
+  try {
+    hostRegistry = new URL(r).href;
+  } catch {
+    hostRegistry = 'https://registry.npmjs.org/';
+  }
+  return hostRegistry;
 }
 
 /**
- * Deploy a Vite/React project candidate (paper §5, Appendix B.1; METHOD.md §9 "Deploy"): copy it to its
- * own temporary folder (without node_modules or build output), install with npm (`npm ci` when a lockfile
- * is present, else `npm install`) with lifecycle scripts disabled and the shared npm cache, build with its
+ * The complete environment of a candidate's processes inside the sandbox (nothing else of the host's):
+ * locale and time zone, a PATH of system folders, its own HOME, and npm's configuration — Cookie's own user
+ * and global config files, never the host's (~/.npmrc may hold registry tokens) nor the candidate's.
+ */
+function projectEnv(work: string, npmCache: string, install: boolean): Record<string, string> {
+  const keep = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : []));
+  const nodeBin = path.dirname(fs.realpathSync(process.execPath));
+  return {
+    ...Object.fromEntries(keep),
+    PATH: [...new Set([nodeBin, '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
+    HOME: path.join(work, 'home'),
+    TMPDIR: '/tmp',
+    CI: 'true',
+    BROWSER: 'none',
+    npm_config_userconfig: path.join(work, 'npm', 'npmrc'),
+    npm_config_globalconfig: path.join(work, 'npm', 'global-npmrc'),
+    npm_config_cache: install ? npmCache : path.join(work, 'home', '.npm'),
+    npm_config_update_notifier: 'false',
+    // the build and the dev server run offline: npm must not try the network for anything
+    ...(install ? {} : { npm_config_offline: 'true' }),
+    // TLS to the registry goes end to end through the proxy: a host CA bundle (an intercepting proxy's) is needed
+    ...(install && process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+  };
+}
+
+/** Cookie's npm user config for a candidate: the registry, the proxy, scripts off, no git. */
+function npmrc(registry: string): string {
+  const proxy = `http://127.0.0.1:${PROXY_PORT}/`;
+  return [
+    `registry=${registry}`,
+    `proxy=${proxy}`,
+    `https-proxy=${proxy}`,
+    'noproxy=',
+    'ignore-scripts=true',
+    'git=/bin/false',
+    'replace-registry-host=npmjs',
+    'audit=false',
+    'fund=false',
+    'update-notifier=false',
+    'strict-ssl=true',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Deploy a Vite/React project candidate (paper §5, Appendix B.1; METHOD.md §9 "Deploy"; issue 19 point 1):
+ * copy it to its own temporary folder (without node_modules or build output; its `.npmrc` reduced to
+ * harmless keys, see {@link reduceNpmrc}), refuse any dependency that does not come from the registry
+ * ({@link refusedDependencies}: git, tarball URLs, http, paths outside the project → BuildFailure with cause
+ * `refused-dependency` naming it), install with npm (`npm ci` when a lockfile is present, else `npm
+ * install`) with lifecycle scripts off, Cookie's own npm config and the shared npm cache, build with its
  * `build` script, and serve the build output (dist/) on 127.0.0.1 on an OS-assigned port — or, without a
- * build script, start the Vite dev server on a port Cookie picks (its printed URL is never trusted) — then
- * wait until it answers over HTTP. Every process runs in its own process group with the host's secrets
- * removed and is killed at teardown (and when Cookie exits); with root, the candidate's code (build, dev
- * server) runs as `nobody` in PID and network namespaces ({@link sandboxed}). Each step is time-boxed.
+ * build script, start the Vite dev server, reached through a socket bridge on a port Cookie picks (its
+ * printed URL is never trusted) — then wait until it answers over HTTP.
+ *
+ * Every step runs in a bubblewrap sandbox ({@link sandboxCommand}: uid 65534, no host file system beyond
+ * system folders, private /tmp, no host sockets, empty environment, own PID/network namespaces). Network:
+ * install reaches only the registry, through Cookie's registry proxy ({@link startRegistryProxy}; refusals
+ * are recorded in the install step's `refused`); the build has none; the dev server only its own loopback.
+ * Every process runs in its own process group and is killed at teardown (and when Cookie exits). Each step
+ * is time-boxed.
  * @throws BuildFailure (the candidate's failure: status build-failed) with the failing step and log tail
+ * @throws CookieError `ERR_COOKIE_SANDBOX` when bubblewrap is not usable here (not the candidate's fault)
  */
 export async function deployProject(src: string, o: ProjectOptions): Promise<ProjectDeployment> {
   if (!fs.existsSync(path.join(src, 'package.json'))) throw new BuildFailure('install', '', { kind: 'no-package', summary: `no package.json in ${src}` });
+  if (!sandboxAvailable()) throw new CookieError('ERR_COOKIE_SANDBOX', `cannot deploy ${src}: ${SANDBOX_FIX}`);
+  const registry = o.registry ?? configuredRegistry();
+  // work/ (Cookie's, 0755) holds app/ and home/ (the sandbox user's), npm/ (Cookie's config) and sock/
+  // (Cookie's shared sockets): the candidate can write its copy and HOME only
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-project-'));
+  fs.chmodSync(work, 0o755);
   const home = path.join(work, 'home');
   const dir = path.join(work, 'app');
+  const sockets = makeSocketDir(path.join(work, 'sock'));
   fs.mkdirSync(home, { recursive: true });
-  fs.writeFileSync(path.join(home, '.npmrc'), '');
-  fs.cpSync(src, dir, { recursive: true, filter: (p) => !SKIP.has(path.basename(p)) });
-  fs.mkdirSync(o.npmCache, { recursive: true });
-  const env = projectEnv(home, o.npmCache);
-  const steps: ProjectDeployment['steps'] = [];
+  fs.mkdirSync(path.join(work, 'npm'));
+  fs.writeFileSync(path.join(work, 'npm', 'npmrc'), npmrc(registry));
+  fs.writeFileSync(path.join(work, 'npm', 'global-npmrc'), '');
   const cleanup = () => fs.rmSync(work, { recursive: true, force: true });
+  const notes: string[] = [];
+  try {
+    fs.cpSync(src, dir, { recursive: true, filter: (p) => !SKIP.has(path.basename(p)) });
+    // the candidate's .npmrc could name a registry, a git binary, a proxy, a cache, a script shell…
+    const rc = path.join(dir, '.npmrc');
+    if (fs.existsSync(rc)) {
+      const { kept, dropped } = reduceNpmrc(fs.readFileSync(rc, 'utf8'));
+      fs.rmSync(rc, { force: true });
+      if (kept) fs.writeFileSync(rc, kept);
+      if (dropped.length) notes.push(`Cookie ignored these keys of the project's .npmrc: ${dropped.join(', ')}`);
+    }
+  } catch (e) {
+    cleanup();
+    throw new BuildFailure('install', (e as Error).message, { kind: 'no-package', summary: `could not copy the project: ${(e as Error).message}` });
+  }
+  const refusals = refusedDependencies(dir, registry);
+  if (refusals.length) {
+    cleanup();
+    const first = refusals[0]!;
+    const lines = refusals.map((r) => `refused ${r.name} (${r.field}): ${r.spec} is ${r.reason}`);
+    throw new BuildFailure('install', [...notes, ...lines, `only packages from ${registry} (or folders inside the project) are installed`].join('\n'), {
+      kind: 'refused-dependency',
+      summary: `refused dependency ${first.name} in ${first.field}: ${first.spec.slice(0, 120)} is ${first.reason}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}; only registry packages are installed`,
+    });
+  }
+  fs.mkdirSync(o.npmCache, { recursive: true });
+  giveToSandbox(dir);
+  giveToSandbox(home);
+  const steps: ProjectDeployment['steps'] = [];
+  const npm = npmCli();
+  if (!npm) {
+    cleanup();
+    throw new CookieError('ERR_COOKIE_SANDBOX', `cannot deploy ${src}: npm was not found next to ${process.execPath} or on PATH. Fix: install npm`);
+  }
   const step = async (name: 'install' | 'build', args: string[], timeoutMs: number): Promise<CommandResult> => {
-    // install needs the registry (no candidate code runs: scripts are off); the build runs candidate code
-    // and gets no network at all
-    const sb = name === 'install' ? sandboxed('npm', args, { network: true }) : sandboxed('npm', args, { unprivileged: true });
-    const r = await runCommand(sb.cmd, sb.args, { cwd: dir, env, timeoutMs, tailLines: 60 });
-    steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code, sandbox: sb.sandbox });
+    const install = name === 'install';
+    let proxy: RegistryProxy | null = null;
+    if (install) {
+      giveToSandbox(o.npmCache);
+      proxy = await startRegistryProxy(path.join(sockets, 'registry.sock'), registry);
+    }
+    const env = projectEnv(work, o.npmCache, install);
+    const ca = env.NODE_EXTRA_CA_CERTS;
+    const sb = sandboxCommand(process.execPath, [npm, ...args], {
+      writable: [dir, home, ...(install ? [o.npmCache] : [])],
+      readonly: [path.join(work, 'npm'), ...(ca ? [ca] : [])],
+      ...(install ? { sockets, forward: { port: PROXY_PORT, socket: path.join(sockets, 'registry.sock') } } : {}),
+      cwd: dir,
+      env,
+    });
+    let r: CommandResult;
+    try {
+      r = await runCommand(sb.cmd, sb.args, { cwd: dir, env: {}, timeoutMs, tailLines: 60 });
+    } finally {
+      await proxy?.close();
+    }
+    const refused = proxy?.refused ?? [];
+    steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code, sandbox: sandboxLabel(install ? 'registry proxy' : 'none'), ...(refused.length ? { refused: [...refused] } : {}) });
     if (r.code !== 0) {
       cleanup();
-      throw new BuildFailure(name, r.tail, diagnoseBuildLog(r.tail, r.timedOut));
+      const log = [...(install ? notes : []), ...refused.map((x) => `Cookie's registry proxy refused: ${x}`), r.tail].filter(Boolean).join('\n');
+      const diagnosis = diagnoseBuildLog(r.tail, r.timedOut);
+      if (refused.length && !r.timedOut) diagnosis.summary = `${diagnosis.summary} (the registry proxy refused ${refused.length} request${refused.length > 1 ? 's' : ''}: ${refused[0]})`.slice(0, 400);
+      throw new BuildFailure(name, log, diagnosis);
     }
     return r;
   };
   try {
-    const hasLock = fs.existsSync(path.join(dir, 'package-lock.json'));
+    const hasLock = fs.existsSync(path.join(dir, 'package-lock.json')) || fs.existsSync(path.join(dir, 'npm-shrinkwrap.json'));
     await step('install', [hasLock ? 'ci' : 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], o.installTimeoutMs);
-    // from here on the candidate's own code runs: as `nobody`, who owns its copy and nothing else
-    if (sandboxAvailable()) execFileSync('chown', ['-R', `${SANDBOX_UID}:${SANDBOX_UID}`, work]);
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     if (pkg.scripts?.build) {
       await step('build', ['run', 'build'], o.buildTimeoutMs);
@@ -147,32 +272,39 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
       return { url: `${server.origin}/`, port: server.port, root: out, steps, close: async () => (await server.close(), cleanup()) };
     }
     // no build script: the dev server. Cookie picks its port and never trusts the URL it prints (a hostile
-    // "vite" could name a host service). Sandboxed, it listens inside an empty network namespace and the
-    // host reaches it through a Unix socket bridge on a port the OS assigns.
+    // "vite" could name a host service). It listens inside the sandbox's empty network namespace; the host
+    // reaches it through a Unix socket (made by sandbox-init in Cookie's socket folder) and a TCP bridge on a
+    // port the OS assigns.
     const t0 = Date.now();
     const vitePath = path.join(dir, 'node_modules', '.bin', 'vite');
     if (!fs.existsSync(vitePath)) {
       cleanup();
       throw new BuildFailure('serve', '', { kind: 'no-build', summary: 'no build script and no vite installed to serve it. Fix: add a "build" script (vite build) or vite to devDependencies' });
     }
-    const inner = sandboxAvailable() ? 5173 : await getPort({ host: '127.0.0.1' });
-    const socket = path.join(work, 'dev.sock');
-    const sb = sandboxed(vitePath, ['--host', '127.0.0.1', '--port', String(inner), '--strictPort', '--clearScreen', 'false'], { unprivileged: true, bridge: { socket, port: inner } });
-    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env });
-    const bridge = sb.sandbox === 'none' ? null : await socketBridge(socket);
-    const url = `http://127.0.0.1:${bridge ? bridge.port : inner}/`;
+    const socket = path.join(sockets, 'dev.sock');
+    const sb = sandboxCommand(vitePath, ['--host', '127.0.0.1', '--port', String(DEV_PORT), '--strictPort', '--clearScreen', 'false'], {
+      writable: [dir, home],
+      readonly: [path.join(work, 'npm')],
+      sockets,
+      bridge: { socket, port: DEV_PORT },
+      cwd: dir,
+      env: projectEnv(work, o.npmCache, false),
+    });
+    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env: {} });
+    const bridge = await socketBridge(socket);
+    const url = `http://127.0.0.1:${bridge.port}/`;
     try {
       await waitForHttp(url, o.serveTimeoutMs, () => vite.exited());
     } catch (e) {
       vite.kill();
-      await bridge?.close();
+      await bridge.close();
       const tail = vite.output().split('\n').slice(-40).join('\n');
       cleanup();
-      steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: 1, sandbox: sb.sandbox });
+      steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: 1, sandbox: sandboxLabel('loopback bridge') });
       throw new BuildFailure('serve', tail, vite.exited() ? diagnoseBuildLog(tail) : (e as BuildFailure).cause);
     }
-    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: null, sandbox: sb.sandbox });
-    return { url, port: Number(new URL(url).port), root: dir, steps, close: async () => (vite.kill(), await bridge?.close(), cleanup()) };
+    steps.push({ step: 'serve', command: 'vite (dev server)', ms: Date.now() - t0, code: null, sandbox: sandboxLabel('loopback bridge') });
+    return { url, port: bridge.port, root: dir, steps, close: async () => (vite.kill(), await bridge.close(), cleanup()) };
   } catch (e) {
     cleanup();
     throw e;
@@ -200,10 +332,21 @@ export async function waitForHttp(url: string, timeoutMs: number, gaveUp: () => 
   throw new BuildFailure('serve', last, { kind: 'timeout', summary: `${url} did not answer within ${timeoutMs} ms (${last})` });
 }
 
-/** A TCP server on 127.0.0.1 (OS-assigned port) that forwards every connection to a Unix socket. */
+/**
+ * A TCP server on 127.0.0.1 (OS-assigned port) that forwards every connection to a Unix socket. The socket
+ * is checked to be a socket, not a link, before every connection (it lives in Cookie's socket folder, which
+ * the candidate cannot write when Cookie is root; run as an ordinary user the check is what is left).
+ */
 async function socketBridge(socket: string): Promise<{ port: number; close(): Promise<void> }> {
   const conns = new Set<net.Socket>();
   const server = net.createServer((c) => {
+    let isSocket = false;
+    try {
+      isSocket = fs.lstatSync(socket).isSocket();
+    } catch {
+      /* not yet there */
+    }
+    if (!isSocket) return void c.destroy();
     const u = net.connect(socket);
     conns.add(c).add(u);
     c.pipe(u).pipe(c);

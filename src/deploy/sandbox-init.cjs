@@ -1,15 +1,18 @@
-// PID 1 of a candidate's sandbox (run by `unshare` as root; see processes.ts `sandboxed`). Trusted Cookie
-// code, plain CommonJS so it starts without a TypeScript loader.
-//   node sandbox-init.cjs [--lo] [--bridge SOCKET:PORT] [--uid N] -- CMD ARGS...
-// --lo       bring up the loopback interface of the (otherwise empty) network namespace
-// --bridge   forward connections made to the Unix socket SOCKET (visible to the host through the file
-//            system) to 127.0.0.1:PORT inside the namespace: the host reaches a dev server that itself
-//            reaches nothing
-// --uid      drop to this user and group (no supplementary groups) before starting CMD: the candidate's
-//            code cannot read root's files or write outside its own copy
-// Exits with CMD's exit code; when it exits, the kernel kills everything left in the PID namespace.
+// Cookie's first process inside a candidate's bubblewrap sandbox (see sandbox.ts). Trusted Cookie code,
+// plain CommonJS so it starts without a TypeScript loader.
+//   node sandbox-init.cjs [--bridge SOCKET:PORT] [--forward PORT:SOCKET] [--uid N] -- CMD ARGS...
+// --bridge   listen on the Unix socket SOCKET (in the folder Cookie shares with the sandbox) and forward each
+//            connection to 127.0.0.1:PORT inside the sandbox's network namespace: the host reaches a dev
+//            server that itself reaches nothing
+// --forward  listen on 127.0.0.1:PORT inside the sandbox and forward each connection to the host's Unix
+//            socket SOCKET: npm's only way out, to Cookie's registry proxy
+// --uid      (Cookie runs as root) start CMD through util-linux setpriv as this uid/gid with no groups,
+//            no capabilities and no_new_privs, then drop this process's own privileges too: the sockets
+//            above were made while root, in a folder the candidate cannot write
+// Exits with CMD's exit code; when it exits, bwrap ends and the kernel kills everything left in the PID
+// namespace.
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const net = require('node:net');
 const fs = require('node:fs');
 
@@ -22,32 +25,47 @@ const opt = (name) => {
   return i >= 0 ? opts[i + 1] : undefined;
 };
 
-if (opts.includes('--lo')) execFileSync('ip', ['link', 'set', 'lo', 'up']);
+function pipeBoth(a, b) {
+  a.pipe(b).pipe(a);
+  const end = () => (a.destroy(), b.destroy());
+  a.on('error', end).on('close', end);
+  b.on('error', end).on('close', end);
+}
+
+const listening = [];
 const bridge = opt('--bridge');
 if (bridge) {
   const at = bridge.lastIndexOf(':');
   const sock = bridge.slice(0, at);
   const port = Number(bridge.slice(at + 1));
   fs.rmSync(sock, { force: true });
-  net
-    .createServer((c) => {
-      const u = net.connect(port, '127.0.0.1');
-      c.pipe(u).pipe(c);
-      c.on('error', () => u.destroy());
-      u.on('error', () => c.destroy());
-    })
-    .listen(sock);
+  const server = net.createServer((c) => pipeBoth(c, net.connect(port, '127.0.0.1')));
+  listening.push(new Promise((resolve) => server.listen(sock, resolve)));
 }
-const uid = opt('--uid');
-if (uid !== undefined) {
-  process.setgroups([]);
-  process.setgid(Number(uid));
-  process.setuid(Number(uid));
+const forward = opt('--forward');
+if (forward) {
+  const at = forward.indexOf(':');
+  const port = Number(forward.slice(0, at));
+  const sock = forward.slice(at + 1);
+  const server = net.createServer((c) => pipeBoth(c, net.connect(sock)));
+  listening.push(new Promise((resolve) => server.listen(port, '127.0.0.1', resolve)));
 }
-const child = spawn(cmd, args, { stdio: 'inherit' });
-for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => child.kill(sig));
-child.on('error', (e) => {
-  process.stderr.write(`cannot start ${cmd}: ${e.message}\n`);
-  process.exit(127);
+
+Promise.all(listening).then(() => {
+  const uid = opt('--uid');
+  const child =
+    uid === undefined
+      ? spawn(cmd, args, { stdio: 'inherit' })
+      : spawn('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--', cmd, ...args], { stdio: 'inherit' });
+  if (uid !== undefined) {
+    process.setgroups([]);
+    process.setgid(Number(uid));
+    process.setuid(Number(uid));
+  }
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('error', (e) => {
+    process.stderr.write(`cannot start ${cmd}: ${e.message}\n`);
+    process.exit(127);
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));

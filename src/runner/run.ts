@@ -16,6 +16,7 @@ import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
 import { evaluate, meetsThresholds } from './evaluate.js';
 import { ResultsStore } from './results-store.js';
+import { killAllCandidateProcesses } from '../deploy/processes.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -47,6 +48,15 @@ export interface RunOutcome {
   reported?: boolean;
 }
 
+/** ms an interrupted run waits for in-flight evaluations to unwind after their processes were killed. */
+const SIGNAL_GRACE_MS = 2000;
+/** ms after which an interrupted run exits even if its shutdown (reporters, browser) still hangs. */
+const SIGNAL_FORCE_EXIT_MS = 15_000;
+/** Shell convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
+function signalExitCode(sig: NodeJS.Signals): number {
+  return 128 + (os.constants.signals[sig] ?? 2);
+}
+
 /** Apply CLI overrides to a resolved config. */
 function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
   return {
@@ -64,7 +74,7 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
  * concurrency in one shared browser (an isolated context each), write results.json after every evaluation,
  * and report.
  * Exit code: 0 when every evaluation is scored and meets its thresholds; 1 when any errors or falls below;
- * 2 when the config or every spec is unusable.
+ * 2 when the config or every spec is unusable; 130 (SIGINT) or 143 (SIGTERM) when interrupted (finished evaluations kept).
  * A malformed spec is reported in one line (file, field, fix) and skipped; the other specs still run.
  */
 export async function runCookie(o: RunOptions): Promise<RunOutcome> {
@@ -164,7 +174,10 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
 
   const limit = pLimit(config.concurrency);
   const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge: makeJudge(config), reporter };
-  let interrupted = false;
+  // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
+  let interrupted: NodeJS.Signals | null = null;
+  let stopWaiting: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
   const runOne = async (task: EvaluationTask) => {
     const hit = cached.get(task.id);
     if (hit) {
@@ -182,24 +195,32 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     store.add(result);
     await reporter.onEvaluationEnd(result);
   };
-  const onSignal = () => {
-    if (interrupted) process.exit(130); // a second Ctrl-C: stop now (finished evaluations are saved)
-    interrupted = true;
+  // SIGINT/SIGTERM end the run promptly whatever a candidate does (issue 19 point 7): every candidate
+  // process group and sandbox is killed and the browser closed at once; in-flight evaluations get
+  // SIGNAL_GRACE_MS to unwind, then the run ends with what finished (results.json already holds every
+  // finished evaluation); a second signal, or a shutdown that still hangs, exits at once.
+  const onSignal = (sig: NodeJS.Signals) => {
+    const code = signalExitCode(sig);
+    if (interrupted) process.exit(code); // a second Ctrl-C: stop now (finished evaluations are saved)
+    interrupted = sig;
     limit.clearQueue();
+    killAllCandidateProcesses();
     // in-flight evaluations are dropped: end them now rather than let them score a dying browser
     void (browser as Browser | null)?.close().catch(() => {});
+    setTimeout(stopWaiting, SIGNAL_GRACE_MS).unref();
+    setTimeout(() => process.exit(code), SIGNAL_FORCE_EXIT_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await Promise.all(tasks.map((t) => limit(() => (interrupted ? Promise.resolve() : runOne(t)))));
+    await Promise.race([Promise.all(tasks.map((t) => limit(() => (interrupted ? Promise.resolve() : runOne(t))))), stopped]);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await (browser as Browser | null)?.close().catch(() => {});
+    if (!interrupted) await (browser as Browser | null)?.close().catch(() => {});
   }
   const run = store.finish(tasks.map((t) => t.id));
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
-  return { run, exitCode: interrupted ? 130 : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
+  return { run, exitCode: interrupted ? signalExitCode(interrupted) : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
 }

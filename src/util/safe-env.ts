@@ -1,7 +1,8 @@
 /**
- * The environment given to every process Cookie starts on behalf of an untrusted candidate (the
- * browser now; install/build/serve processes for projects). An allowlist, not a denylist: the host's
- * API keys, tokens and other secrets never reach a generated app.
+ * The environment given to the browser Cookie starts for untrusted candidates. An allowlist, not a
+ * denylist: the host's API keys, tokens and other secrets never reach a generated app. (Project
+ * candidates' install/build/serve processes get an even smaller, explicit environment inside their
+ * bubblewrap sandbox: see deploy/project.ts `projectEnv`.)
  */
 const ALLOWED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM', 'FONTCONFIG_PATH', 'FONTCONFIG_FILE', 'XDG_RUNTIME_DIR', 'DISPLAY'];
 
