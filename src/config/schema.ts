@@ -191,6 +191,11 @@ export const configSchema = userConfigSchema.superRefine((c, ctx) => {
   if (c.agent.kind === 'model' && !c.agent.model) {
     ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")' });
   }
+  const proto = c.agent.model?.protocol;
+  if (proto && c.agent.model) {
+    const needs = proto === 'anthropic-computer-use' ? 'anthropic' : proto === 'tools' || proto === 'json' ? null : 'openai';
+    if (needs && c.agent.model.provider !== needs) ctx.addIssue({ code: 'custom', path: ['agent', 'model', 'protocol'], message: `"${proto}" needs provider "${needs}" (it is "${c.agent.model.provider}"): change agent.model.provider or the protocol` });
+  }
   if (c.judge.kind === 'model' && !c.judge.model) {
     ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'is missing (judge.kind is "model")' });
   }
