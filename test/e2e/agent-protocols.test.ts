@@ -62,7 +62,7 @@ describe('Anthropic computer use (Messages API, computer_20251124)', () => {
       [
         anthropicComputer('shot', { action: 'screenshot' }, 'Let me look first.'),
         anthropicComputer('bad', { action: 'left_click', coordinate: ['left', 10] }),
-        anthropicComputer('click', { action: 'left_click', coordinate: [c.x, c.y] }, 'Click into the task field.'),
+        { ...anthropicComputer('click', { action: 'left_click', coordinate: [c.x, c.y] }, 'Click into the task field.'), delayMs: 1500 },
         anthropicComputer('type', { action: 'type', text: 'Buy milk' }),
         anthropicComputer('key', { action: 'key', text: 'Return' }),
         anthropicToolUse('finish', { overall_observation: 'Typing a task and pressing Enter adds it to the list.', features_tested: ['add a task'] }),
@@ -96,6 +96,9 @@ describe('Anthropic computer use (Messages API, computer_20251124)', () => {
     expect(t.steps[2]!.action.key).toBe('Enter');
     expect(t.steps.every((s) => s.outcome === 'ok')).toBe(true);
     expect(t.steps[2]!.effect!.screenChanged).toBe(true);
+    // the app was frozen while the model thought (1.5 s on the click's reply), and that time is recorded
+    expect(t.recording!.freeze).toBe(true);
+    expect(t.steps[0]!.thinkMs).toBeGreaterThanOrEqual(1500);
     expect(t.report!.observation).toBe('Typing a task and pressing Enter adds it to the list.');
     expect(t.protocol).toMatchObject({ requested: 'anthropic-computer-use', used: 'anthropic-computer-use', tool: 'computer_20251124 (beta computer-use-2025-11-24)' });
     expect(t.protocol!.corrections).toHaveLength(1);
