@@ -224,7 +224,7 @@ describe('Qwen-VL computer_use in text (chat completions, smart-resize coordinat
     expect(JSON.stringify(body(srv.requests[3]!).messages.at(-1))).toContain('key needs keys');
     expect(t.protocol).toMatchObject({ requested: 'qwen-vl', used: 'qwen-vl', why: 'configured (agent.model.protocol)', coordinates: { convention: 'smart-resize', scaleX: 0.9938, scaleY: 0.9852 } });
     expect(t.report!.observation).toBe('Adding a task with Enter works; the list shows it.');
-    expect(t.steps[2]!.usage!.requests).toBe(2);
+    expect(t.steps[2]!.usage).toEqual({ requests: 2, inputTokens: 2400, outputTokens: 80, costUsd: 0 });
   }, 600_000);
 });
 
