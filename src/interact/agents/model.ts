@@ -105,6 +105,11 @@ export function elementList(els: ObservedElement[]): string {
  * error and retried up to {@link MAX_TOOL_RETRIES} times, then the step is recorded as failed. Rate limits
  * and server errors are retried with back-off by the {@link ModelClient}. It documents, never scores: its
  * `finish` call carries the report. Its prompt is `prompts/agent.md` with the variables url, task and budget.
+ *
+ * Servers without tool calling (issue 17 §4): in `json` mode the same tools are described in the prompt and
+ * the model answers with one JSON object `{"tool", "arguments"}` in text, validated with the same zod schemas
+ * and corrected the same way. `tools` mode switches to `json` by itself when the server refuses tools
+ * ({@link isToolRejection}); the choice and the refusal are in {@link ModelAgent.protocolRecord}.
  */
 export class ModelAgent implements Agent {
   readonly name: string;
