@@ -53,7 +53,7 @@ async function run(dir: string): Promise<InteractionTrace> {
   expect(e.status).toBe('scored');
   return JSON.parse(fs.readFileSync(path.join(dir, 'cookie-results/evidence/q/c/trace.json'), 'utf8'));
 }
-const body = (r: SeenRequest) => r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const body = (r: SeenRequest) => r.body as Record<string, any>;
 
 describe('Anthropic computer use (Messages API, computer_20251124)', () => {
   it('sends the computer tool at the viewport size with its beta header, maps click/type/key onto human input, answers screenshot at once, corrects a malformed action, and takes the report from finish', async () => {
@@ -82,7 +82,7 @@ describe('Anthropic computer use (Messages API, computer_20251124)', () => {
     expect(body(first).messages[0].content[1]).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png' } });
     expect(Buffer.from(body(first).messages[0].content[1].source.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
     // screenshot answered at once with a tool_result image; the malformed action with an error tool_result
-    const lastUser = (r: SeenRequest) => body(r).messages.at(-1).content as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const lastUser = (r: SeenRequest) => body(r).messages.at(-1).content as any[];
     expect(lastUser(srv.requests[1]!)[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_shot', content: [{ type: 'image' }] });
     expect(lastUser(srv.requests[2]!)[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_bad', is_error: true });
     expect(JSON.stringify(lastUser(srv.requests[2]!))).toContain('coordinate');
