@@ -366,6 +366,13 @@ export interface Action {
   toX?: number;
   toY?: number;
   deltaY?: number;
+  /** Horizontal scroll, px (computer-use agents). */
+  deltaX?: number;
+  /** Mouse button of a click (default left) and the number of clicks (2 = double click). */
+  button?: 'left' | 'right' | 'middle';
+  clicks?: number;
+  /** `fill` only: type at the caret without first selecting the field's content (computer-use `type`). */
+  append?: boolean;
 }
 
 /** The visible effect of one action. */
@@ -472,6 +479,29 @@ export interface InteractionTrace {
   recording?: RecordingEvidence;
   report?: AgentReport;
   usage?: Usage;
+  /** How a model-backed agent talked to its model (protocol, fallbacks, corrections, safety checks). */
+  protocol?: AgentProtocolRecord;
+}
+
+/**
+ * The wire protocol a model-backed agent used and what happened on it (issue 17): recorded in the trace so a
+ * reader knows whether tool calling, JSON-in-text or a computer-use protocol produced the actions.
+ */
+export interface AgentProtocolRecord {
+  /** What the config asked for (`auto` when unset). */
+  requested: string;
+  /** The protocol actually used: tools | json | anthropic-computer-use | openai-computer-use | ui-tars | qwen-vl. */
+  used: string;
+  /** Why this protocol: configured, auto-detected (and from what), or a fallback with the server's refusal. */
+  why: string;
+  /** Screenshot-grounded protocols: the coordinate convention and the screenshot → viewport scale. */
+  coordinates?: { convention: string; scaleX: number; scaleY: number };
+  /** Tool / computer-use versions sent (e.g. `computer_20251124` with beta `computer-use-2025-11-24`). */
+  tool?: string;
+  /** Replies that could not be used and were answered with a correction (step index, error). */
+  corrections: { step: number; error: string }[];
+  /** OpenAI computer use: the safety checks the model raised and whether Cookie acknowledged them (policy in README). */
+  safetyChecks?: { step: number; id: string; code: string | null; message: string | null; acknowledged: boolean }[];
 }
 
 /** Facts about the environment of a run, so a result can be reproduced and harness faults told apart. */

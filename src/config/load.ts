@@ -26,14 +26,14 @@ const HINTS: Record<string, string> = {
 
 /**
  * Environment variables that configure the model-backed agent when the config file does not:
- * COOKIE_AGENT_PROVIDER (openai | anthropic), COOKIE_AGENT_MODEL, COOKIE_AGENT_BASE_URL. Setting a model
+ * COOKIE_AGENT_PROVIDER (openai | anthropic), COOKIE_AGENT_MODEL, COOKIE_AGENT_BASE_URL, COOKIE_AGENT_PROTOCOL. Setting a model
  * this way switches the agent to `model`. The same for the judge: COOKIE_JUDGE_PROVIDER, COOKIE_JUDGE_MODEL,
  * COOKIE_JUDGE_BASE_URL. Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY / COOKIE_API_KEY.
  */
 export function applyEnv(input: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   const agent = { ...((input.agent as Record<string, unknown>) ?? {}) };
   if (env.COOKIE_AGENT_MODEL && !agent.model) {
-    agent.model = { provider: env.COOKIE_AGENT_PROVIDER ?? 'openai', model: env.COOKIE_AGENT_MODEL, ...(env.COOKIE_AGENT_BASE_URL ? { baseURL: env.COOKIE_AGENT_BASE_URL } : {}) };
+    agent.model = { provider: env.COOKIE_AGENT_PROVIDER ?? 'openai', model: env.COOKIE_AGENT_MODEL, ...(env.COOKIE_AGENT_BASE_URL ? { baseURL: env.COOKIE_AGENT_BASE_URL } : {}), ...(env.COOKIE_AGENT_PROTOCOL ? { protocol: env.COOKIE_AGENT_PROTOCOL } : {}) };
     agent.kind ??= 'model';
   }
   const judge = { ...((input.judge as Record<string, unknown>) ?? {}) };

@@ -40,6 +40,23 @@ export const modelSchema = z
     retries: z.number().int().min(0).max(10).default(5),
     /** First back-off, ms. */
     backoffMs: z.number().int().min(0).default(1000),
+    /**
+     * Agent only — how the agent talks to the model (README "Model agents"): `tools` (function calling, falls back
+     * to `json` when the server rejects tools), `json` (strict JSON in text), `anthropic-computer-use`,
+     * `openai-computer-use` (Responses API), `ui-tars` (Thought/Action text) or `qwen-vl` (`<tool_call>` text).
+     * Unset: auto-detected from the provider and model name.
+     */
+    protocol: z.enum(['tools', 'json', 'anthropic-computer-use', 'openai-computer-use', 'ui-tars', 'qwen-vl']).optional(),
+    /**
+     * Agent only, screenshot-grounded protocols — the model's coordinate convention: `relative-1000` (0–1000 of the
+     * screenshot; UI-TARS 1.0, Qwen3-VL), `pixels` (px of the screenshot as sent) or `smart-resize` (px of the
+     * image as the Qwen2.5-VL / UI-TARS-1.5 processor resized it, 28-px grid). Default `relative-1000`.
+     */
+    coordinates: z.enum(['relative-1000', 'pixels', 'smart-resize']).optional(),
+    /** Agent only — the computer tool's version: Anthropic `computer_20251124` (default) or `computer_20250124`; OpenAI `computer_use_preview` (default) or `computer`. */
+    computerTool: z.enum(['computer_20251124', 'computer_20250124', 'computer_use_preview', 'computer']).optional(),
+    /** Agent only, OpenAI computer use — Cookie's safety-check policy: `acknowledge` (default; the app is contained, see README) or `stop` the exploration. Every check is recorded in the trace. */
+    safetyChecks: z.enum(['acknowledge', 'stop']).optional(),
   })
   .strict();
 
@@ -173,6 +190,11 @@ export const userConfigSchema = z
 export const configSchema = userConfigSchema.superRefine((c, ctx) => {
   if (c.agent.kind === 'model' && !c.agent.model) {
     ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")' });
+  }
+  const proto = c.agent.model?.protocol;
+  if (proto && c.agent.model) {
+    const needs = proto === 'anthropic-computer-use' ? 'anthropic' : proto === 'tools' || proto === 'json' ? null : 'openai';
+    if (needs && c.agent.model.provider !== needs) ctx.addIssue({ code: 'custom', path: ['agent', 'model', 'protocol'], message: `"${proto}" needs provider "${needs}" (it is "${c.agent.model.provider}"): change agent.model.provider or the protocol` });
   }
   if (c.judge.kind === 'model' && !c.judge.model) {
     ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'is missing (judge.kind is "model")' });

@@ -13,11 +13,11 @@ export async function performAction(page: Page, input: HumanInput, d: Decision, 
   switch (a.kind) {
     case 'click':
     case 'check':
-      await input.press();
+      await input.press(a.button, a.clicks);
       return;
     case 'fill':
       if (d.ref !== undefined || a.x !== undefined) await input.press();
-      await input.selectAll();
+      if (!a.append) await input.selectAll();
       await input.type(a.value ?? '');
       return;
     case 'select':
@@ -33,7 +33,7 @@ export async function performAction(page: Page, input: HumanInput, d: Decision, 
       await input.hold(a.key ?? 'ArrowRight', a.durationMs ?? 600);
       return;
     case 'scroll':
-      await input.scroll(a.deltaY ?? 600);
+      await input.scroll(a.deltaY ?? (a.deltaX ? 0 : 600), a.deltaX ?? 0);
       return;
     case 'drag':
       await input.drag({ x: a.x ?? 0, y: a.y ?? 0 }, { x: a.toX ?? 0, y: a.toY ?? 0 });

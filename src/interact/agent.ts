@@ -1,4 +1,4 @@
-import type { Action, AgentReport, InteractiveElement, TraceStep, Usage } from '../types.js';
+import type { Action, AgentProtocolRecord, AgentReport, InteractiveElement, TraceStep, Usage } from '../types.js';
 
 /** An interactive element as the agent sees it; `ref` is its id for this observation. */
 export type ObservedElement = InteractiveElement & { handlers?: string[] };
@@ -50,4 +50,6 @@ export interface Agent {
   usage?(): Usage;
   /** True when the page looked game-like to the agent. */
   readonly gameLike?: boolean;
+  /** Model-backed agents: the wire protocol used and what happened on it (recorded in the trace as `protocol`). */
+  protocolRecord?(): AgentProtocolRecord;
 }

@@ -88,11 +88,14 @@ export class HumanInput {
     };
   }
 
-  /** Press and release the left button where the pointer is, with a human press duration. */
-  async press(): Promise<void> {
-    await this.page.mouse.down();
-    await this.pause(this.rng.int(55, 120));
-    await this.page.mouse.up();
+  /** Press and release a button (default left) where the pointer is, `clicks` times (2 = double click), with human press durations. */
+  async press(button: 'left' | 'right' | 'middle' = 'left', clicks = 1): Promise<void> {
+    for (let i = 1; i <= clicks; i++) {
+      await this.page.mouse.down({ button, clickCount: i });
+      await this.pause(this.rng.int(55, 120));
+      await this.page.mouse.up({ button, clickCount: i });
+      if (i < clicks) await this.pause(this.rng.int(60, 110));
+    }
   }
 
   /** Type text with a per-character cadence. */
@@ -110,11 +113,12 @@ export class HumanInput {
     await this.page.keyboard.press('ControlOrMeta+A');
   }
 
-  /** Hold a key down for `ms` (no auto-repeat: games poll held state). */
+  /** Hold a key (or a chord such as `Control+a`: pressed in order, released in reverse) down for `ms` (no auto-repeat: games poll held state). */
   async hold(key: string, ms: number): Promise<void> {
-    await this.page.keyboard.down(key);
+    const keys = key.length > 1 && key.includes('+') ? key.split('+').filter(Boolean) : [key];
+    for (const k of keys) await this.page.keyboard.down(k);
     await this.pause(ms);
-    await this.page.keyboard.up(key);
+    for (const k of [...keys].reverse()) await this.page.keyboard.up(k);
   }
 
   /** Tap a key with a human press duration. */
@@ -123,9 +127,11 @@ export class HumanInput {
   }
 
   /** Scroll by `deltaY` px with velocity (easing-out wheel notches). */
-  async scroll(deltaY: number): Promise<void> {
-    for (const d of planScroll(deltaY)) {
-      await this.page.mouse.wheel(0, d);
+  async scroll(deltaY: number, deltaX = 0): Promise<void> {
+    const ys = deltaY ? planScroll(deltaY) : [];
+    const xs = deltaX ? planScroll(deltaX) : [];
+    for (let i = 0; i < Math.max(ys.length, xs.length); i++) {
+      await this.page.mouse.wheel(xs[i] ?? 0, ys[i] ?? 0);
       await this.pause(this.rng.int(25, 60));
     }
   }

@@ -34,8 +34,20 @@ export function retryAfterMs(e: unknown): number | null {
   return Number.isNaN(d) ? null : Math.max(0, d - Date.now());
 }
 
-/** Is an error worth retrying: 408, 409, 429, 5xx, or a connection failure/time-out. */
+/**
+ * Did the server refuse the request because it cannot do tool calling? (Ollama: "does not support tools";
+ * vLLM: "auto" tool choice requires --enable-auto-tool-choice; llama.cpp: "tools param requires --jinja flag";
+ * others: "tool_choice"/"tools" not supported.) A 4xx/5xx whose message names tools.
+ */
+export function isToolRejection(e: unknown): boolean {
+  const s = statusOf(e);
+  if (s === undefined || s === 429 || s < 400) return false;
+  return /does not support tools|tool[_ ]?choice|tool[- ]call|tools? (param|parameter|are|is)? ?not supported|tools param|--jinja|enable-auto-tool-choice|function calling/i.test(errorMessage(e));
+}
+
+/** Is an error worth retrying: 408, 409, 429, 5xx, or a connection failure/time-out (a refusal of tools is not: retrying cannot help). */
 export function isRetryable(e: unknown): boolean {
+  if (isToolRejection(e)) return false;
   const s = statusOf(e);
   if (s !== undefined) return s === 408 || s === 409 || s === 429 || s >= 500;
   const name = (e as { name?: string }).name ?? '';

@@ -66,4 +66,32 @@ export class ModelClient {
     this.usage.costUsd = Math.round((this.usage.costUsd + cost) * 1e6) / 1e6;
     return { ...res, cost: { requests: 1, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens, costUsd: cost } };
   }
+
+  /**
+   * Any other request to the model (computer-use APIs that do not fit {@link ChatRequest}) with the same
+   * policies: retries with back-off, and its tokens and cost added to `usage`.
+   * @param usageOf the token counts of a response
+   * @throws the SDK's error when it is not retryable or retries are spent
+   */
+  async call<T>(fn: () => Promise<T>, usageOf: (res: T) => { inputTokens: number; outputTokens: number }): Promise<{ res: T; cost: Usage }> {
+    const res = await withBackoff(
+      () => {
+        this.usage.requests++;
+        return fn();
+      },
+      { retries: this.config.retries, baseMs: this.config.backoffMs, maxMs: 60_000 },
+      (attempt, waitMs, e) => this.retries.push({ attempt, waitMs, error: (e as Error).message?.slice(0, 200) ?? String(e) }),
+    );
+    const u = usageOf(res);
+    const cost = costOf(this.model, u.inputTokens, u.outputTokens, this.prices);
+    this.usage.inputTokens += u.inputTokens;
+    this.usage.outputTokens += u.outputTokens;
+    this.usage.costUsd = Math.round((this.usage.costUsd + cost) * 1e6) / 1e6;
+    return { res, cost: { requests: 1, inputTokens: u.inputTokens, outputTokens: u.outputTokens, costUsd: cost } };
+  }
+
+  /** The model config this client was built from (read-only). */
+  get modelConfig(): ModelConfig {
+    return this.config;
+  }
 }

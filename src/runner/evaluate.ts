@@ -10,7 +10,7 @@ import { BuildFailure } from '../deploy/project.js';
 import { ArtifactError } from '../errors.js';
 import type { Agent } from '../interact/agent.js';
 import { OfflineExplorer } from '../interact/agents/explorer.js';
-import { ModelAgent } from '../interact/agents/model.js';
+import { makeModelAgent } from '../interact/agents/model-select.js';
 import { ModelClient, providerFor } from '../providers/client.js';
 import { interact } from '../interact/loop.js';
 import { seedFor } from '../common/random.js';
@@ -134,6 +134,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
         evidence.stageErrors.push({ stage: 'interact', message: errorMessage(e) });
         return null;
       });
+      if (evidence.interaction && agent.protocolRecord) evidence.interaction.protocol = agent.protocolRecord();
       // the loop ended early for a reason that is not the app's: say so, so nobody reads an untested app as a tested one
       const ended = evidence.interaction?.endedBecause ?? '';
       if (/^(agent-)?error/.test(ended)) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${evidence.interaction!.steps.length} step(s): ${ended}` });
@@ -163,7 +164,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 export function makeAgent(config: ResolvedConfig, task: EvaluationTask, url: string, origin: string, inventory: DomInventory | null): Agent {
   if (config.agent.kind === 'model' && config.agent.model) {
     const client = new ModelClient(providerFor(config.agent.model), config.agent.model, config.pricing);
-    return new ModelAgent(client, { url, prompt: task.query.prompt, budget: config.agent.steps });
+    return makeModelAgent(client, { url, prompt: task.query.prompt, budget: config.agent.steps });
   }
   return new OfflineExplorer(origin, inventory, config.agent.holdMs);
 }

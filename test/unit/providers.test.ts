@@ -93,3 +93,23 @@ describe('retries and back-off', () => {
     expect(n).toBe(3);
   });
 });
+
+describe('other model requests through the same policies (computer-use APIs)', () => {
+  it('ModelClient.call retries a 429, then adds the tokens and cost of the successful call', async () => {
+    const srv = await startFakeLlm((_, n) => (n === 0 ? { status: 429, headers: { 'retry-after-ms': '20' }, body: { error: { message: 'slow down' } } } : { body: { id: 'resp_1', usage: { input_tokens: 1000, output_tokens: 50 } } }));
+    close = srv.close;
+    const client = new ModelClient(new OpenAIProvider({ model: 'test-model', apiKey: 'k', baseURL: `${srv.url}/v1` }), modelCfg, { 'test-model': { input: 2, output: 10 } });
+    const { res, cost } = await client.call(
+      async () => {
+        const r = await fetch(`${srv.url}/v1/responses`, { method: 'POST', body: '{}' });
+        if (!r.ok) throw Object.assign(new Error(`${r.status}`), { status: r.status, headers: r.headers });
+        return (await r.json()) as { id: string; usage: { input_tokens: number; output_tokens: number } };
+      },
+      (r) => ({ inputTokens: r.usage.input_tokens, outputTokens: r.usage.output_tokens }),
+    );
+    expect(res.id).toBe('resp_1');
+    expect(cost).toEqual({ requests: 1, inputTokens: 1000, outputTokens: 50, costUsd: (1000 * 2 + 50 * 10) / 1e6 });
+    expect(client.usage).toEqual({ requests: 2, inputTokens: 1000, outputTokens: 50, costUsd: cost.costUsd });
+    expect(client.retries).toHaveLength(1);
+  });
+});

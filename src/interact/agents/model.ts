@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { loadPrompt, renderPrompt, type PromptTemplate } from '../../prompts.js';
 import type { ChatMessage, ToolCall, ToolDef } from '../../providers/chat.js';
+import { isToolRejection } from '../../providers/backoff.js';
 import type { ModelClient } from '../../providers/client.js';
-import type { Action, AgentReport, TraceStep, Usage } from '../../types.js';
+import type { Action, AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
+import { errorMessage } from '../../util/timebox.js';
 import type { Agent, Decision, Observation, ObservedElement } from '../agent.js';
 
 /** Tries for a well-formed tool call before the step is recorded as failed. */
@@ -103,6 +105,11 @@ export function elementList(els: ObservedElement[]): string {
  * error and retried up to {@link MAX_TOOL_RETRIES} times, then the step is recorded as failed. Rate limits
  * and server errors are retried with back-off by the {@link ModelClient}. It documents, never scores: its
  * `finish` call carries the report. Its prompt is `prompts/agent.md` with the variables url, task and budget.
+ *
+ * Servers without tool calling (issue 17 §4): in `json` mode the same tools are described in the prompt and
+ * the model answers with one JSON object `{"tool", "arguments"}` in text, validated with the same zod schemas
+ * and corrected the same way. `tools` mode switches to `json` by itself when the server refuses tools
+ * ({@link isToolRejection}); the choice and the refusal are in {@link ModelAgent.protocolRecord}.
  */
 export class ModelAgent implements Agent {
   readonly name: string;
@@ -111,17 +118,50 @@ export class ModelAgent implements Agent {
   private readonly history: ChatMessage[] = [];
   private finalReport: AgentReport | null = null;
   private lastElements: ObservedElement[] = [];
+  /** `tools`: function calling; `json`: the same tools as strict JSON in text (servers without tool calling). */
+  private mode: 'tools' | 'json';
+  private readonly record: AgentProtocolRecord;
 
+  /**
+   * @param protocol `tools` (falls back to `json` when the server rejects tools) or `json` from the start
+   * @param why why this protocol was chosen, for the trace
+   */
   constructor(
     private readonly client: ModelClient,
     private readonly task: { url: string; prompt: string; budget: number },
+    protocol: 'tools' | 'json' = 'tools',
+    why = 'default',
   ) {
     this.name = `model-agent (${client.provider.provider}:${client.model})`;
     this.prompt = loadPrompt('agent');
+    this.mode = protocol;
+    this.record = { requested: client.modelConfig?.protocol ?? 'auto', used: protocol, why, corrections: [] };
   }
 
   private system(): string {
-    return renderPrompt(this.prompt, { url: this.task.url, task: this.task.prompt, budget: this.task.budget });
+    const base = renderPrompt(this.prompt, { url: this.task.url, task: this.task.prompt, budget: this.task.budget });
+    return this.mode === 'tools' ? base : `${base}\n${jsonProtocolNotes()}`;
+  }
+
+  /** One model call in the current mode; a refusal of tools switches to JSON-in-text once and repeats the call. */
+  private async ask(messages: ChatMessage[], step: number, force?: string): Promise<Awaited<ReturnType<ModelClient['complete']>>> {
+    if (this.mode === 'tools') {
+      try {
+        return await this.client.complete({ system: this.system(), messages, tools: force ? [TOOLS[force]!.def] : Object.values(TOOLS).map((t) => t.def), toolChoice: force ? { name: force } : 'required' });
+      } catch (e) {
+        if (!isToolRejection(e)) throw e;
+        this.mode = 'json';
+        this.record.used = 'json';
+        this.record.why = `fell back at step ${step}: the server rejected tool calling (${errorMessage(e).slice(0, 200)})`;
+      }
+    }
+    const res = await this.client.complete({ system: this.system(), messages });
+    const parsed = parseJsonCall(res.text);
+    return { ...res, toolCalls: 'call' in parsed ? [parsed.call] : [{ id: 'json', name: '(none)', arguments: null, parseError: parsed.error }] };
+  }
+
+  protocolRecord(): AgentProtocolRecord {
+    return this.record;
   }
 
   async next(obs: Observation): Promise<Decision> {
@@ -141,22 +181,25 @@ export class ModelAgent implements Agent {
     const turn: ChatMessage[] = [user];
     let lastError = '';
     for (let attempt = 0; attempt <= MAX_TOOL_RETRIES; attempt++) {
-      const res = await this.client.complete({ system: this.system(), messages: [...this.trimmedHistory(), ...turn], tools: Object.values(TOOLS).map((t) => t.def), toolChoice: 'required' });
+      const res = await this.ask([...this.trimmedHistory(), ...turn], obs.step);
       usage.requests += 1;
       usage.inputTokens += res.cost.inputTokens;
       usage.outputTokens += res.cost.outputTokens;
       usage.costUsd = Math.round((usage.costUsd + res.cost.costUsd) * 1e6) / 1e6;
       const call = res.toolCalls[0];
-      turn.push({ role: 'assistant', text: res.text, toolCalls: res.toolCalls.slice(0, 1) });
+      const json = this.mode === 'json';
+      turn.push({ role: 'assistant', text: res.text, toolCalls: json ? [] : res.toolCalls.slice(0, 1) });
       const checked = call ? this.toDecision(call, obs) : { error: 'no tool call: reply with exactly one tool call' };
       if ('decision' in checked) {
-        turn.push({ role: 'tool', toolCallId: call!.id, name: call!.name, content: 'ok' });
+        if (!json) turn.push({ role: 'tool', toolCallId: call!.id, name: call!.name, content: 'ok' });
         this.history.push(...turn);
         if (!checked.decision.reasoning && res.text) checked.decision.reasoning = res.text.slice(0, 500);
         return { ...checked.decision, usage };
       }
       lastError = checked.error;
-      if (call) turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `error: ${checked.error}. Call one tool again with valid arguments.` });
+      this.record.corrections.push({ step: obs.step, error: checked.error });
+      if (json) turn.push({ role: 'user', content: [{ type: 'text', text: `error: ${checked.error}. Reply again with exactly one JSON object {"tool": …, "arguments": {…}} and nothing else.` }] });
+      else if (call) turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `error: ${checked.error}. Call one tool again with valid arguments.` });
       else turn.push({ role: 'user', content: [{ type: 'text', text: `error: ${checked.error}.` }] });
     }
     this.history.push(user, { role: 'assistant', text: `(gave up after ${MAX_TOOL_RETRIES + 1} malformed tool calls)`, toolCalls: [] });
@@ -171,8 +214,8 @@ export class ModelAgent implements Agent {
 
   private toDecision(call: ToolCall, obs: Observation): { decision: Decision } | { error: string } {
     const tool = TOOLS[call.name];
-    if (!tool) return { error: `unknown tool "${call.name}"; use one of ${Object.keys(TOOLS).join(', ')}` };
     if (call.parseError) return { error: call.parseError };
+    if (!tool) return { error: `unknown tool "${call.name}"; use one of ${Object.keys(TOOLS).join(', ')}` };
     const parsed = tool.schema.safeParse(call.arguments);
     if (!parsed.success) return { error: `invalid arguments for ${call.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}` };
     const a = parsed.data as Record<string, unknown>;
@@ -227,12 +270,7 @@ export class ModelAgent implements Agent {
     if (!this.finalReport) {
       // the budget ran out before `finish`: ask once for the report
       try {
-        const res = await this.client.complete({
-          system: this.system(),
-          messages: [...this.trimmedHistory(), { role: 'user', content: [{ type: 'text', text: `The action budget is spent. Call finish with your report. Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.` }] }],
-          tools: [TOOLS.finish!.def],
-          toolChoice: { name: 'finish' },
-        });
+        const res = await this.ask([...this.trimmedHistory(), { role: 'user', content: [{ type: 'text', text: `The action budget is spent. Call finish with your report. Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.` }] }], steps.length, 'finish');
         const call = res.toolCalls.find((c) => c.name === 'finish');
         const parsed = call ? reportSchema.safeParse(call.arguments) : null;
         if (parsed?.success) {
@@ -258,6 +296,38 @@ export class ModelAgent implements Agent {
   usage(): Usage {
     return { ...this.client.usage };
   }
+}
+
+/** The JSON-in-text protocol (issue 17 §4): the same tools, written as one JSON object per reply. */
+function jsonProtocolNotes(): string {
+  const tools = Object.values(TOOLS).map((t) => `- ${t.def.name}: ${t.def.description} Arguments (JSON Schema): ${JSON.stringify(t.def.parameters)}`);
+  return [
+    'This server has no tool calling. A tool call is written as text instead: reply with exactly one JSON object and nothing else,',
+    '{"tool": "<tool name>", "arguments": {<the tool\'s arguments>}}',
+    'The tools:',
+    ...tools,
+  ].join('\n');
+}
+
+/**
+ * Read one JSON-in-text tool call (`{"tool": name, "arguments": {…}}`, also inside a ```json fence) from a
+ * reply; an error says what is wrong so the model can be corrected. Never throws. Exported for tests.
+ */
+export function parseJsonCall(text: string): { call: ToolCall } | { error: string } {
+  const body = (text.match(/```(?:json)?\s*([\s\S]*?)```/)?.[1] ?? text).trim();
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  if (start < 0 || end <= start) return { error: 'the reply holds no JSON object' };
+  let v: unknown;
+  try {
+    v = JSON.parse(body.slice(start, end + 1));
+  } catch (e) {
+    return { error: `the reply is not valid JSON: ${(e as Error).message}` };
+  }
+  const o = v as { tool?: unknown; name?: unknown; arguments?: unknown };
+  const name = typeof o.tool === 'string' ? o.tool : typeof o.name === 'string' ? o.name : null;
+  if (!name) return { error: 'the JSON object has no "tool" field' };
+  return { call: { id: `json-${name}`, name, arguments: o.arguments ?? {} } };
 }
 
 function findTurnStart(history: ChatMessage[], turns: number): number {
