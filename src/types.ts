@@ -478,6 +478,12 @@ export interface EnvironmentInfo {
   webglRenderer: string | null;
   platform: string;
   node: string;
+  /**
+   * What is pinned so runs repeat (issue 15 point 4): the page's random seed base (per evaluation:
+   * seedFor(seed, `<task id>#random`)) or null, its Date origin or null, viewport px, DPR, locale,
+   * timezone, and a hash of the installed font families (`fc-list`), so a changed font set is visible.
+   */
+  determinism?: { randomSeed: number | null; dateOrigin: string | null; viewport: { width: number; height: number }; deviceScaleFactor: number; locale: string; timezoneId: string; fontsHash: string | null; fontFamilies: number | null };
 }
 
 /**
@@ -646,6 +652,12 @@ export interface RunResults {
   finishedAt: string | null;
   config: unknown;
   environment: EnvironmentInfo | null;
+  /** Hash of the settings that decide what is measured and judged (src/runner/merge.ts runConfigHash): shards of one run share it. */
+  configHash?: string;
+  /** Set when this run was one shard of a larger one (`cookie test --shard i/n`); its output dir is a blob for `cookie merge-reports`. */
+  shard?: { current: number; total: number };
+  /** Set on a merged run: the blobs it was made from. */
+  mergedFrom?: { dir: string; shard: { current: number; total: number } | null; evaluations: number }[];
   evaluations: EvaluationResult[];
 }
 

@@ -148,6 +148,21 @@ export const userConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Determinism of the page (issue 15 point 4): its `Math.random`/`crypto.getRandomValues` seeded per
+     * evaluation (from agent.seed and the task id) and its `Date` starting at a fixed origin. Viewport,
+     * DPR 1, locale en-US and timezone UTC are always pinned. Set either to false to give the page the
+     * real randomness or the real time.
+     */
+    determinism: z
+      .object({
+        random: z.boolean().default(true),
+        date: z.boolean().default(true),
+        /** Where the page's clock starts (ISO 8601). */
+        dateOrigin: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'is not an ISO 8601 date').default('2026-01-15T09:00:00Z'),
+      })
+      .strict()
+      .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
     /** The model of the data tools (`cookie bench filter|classify|translate`). */

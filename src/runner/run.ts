@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -15,7 +17,9 @@ import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } fro
 import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
 import { evaluate, meetsThresholds } from './evaluate.js';
+import { runConfigHash } from './merge.js';
 import { ResultsStore } from './results-store.js';
+import { selectShard, type ShardSpec } from './shard.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -32,6 +36,8 @@ export interface RunOptions {
   cache?: boolean;
   /** Leave out the console reporter (it is otherwise always on, whatever else `--reporter` adds). */
   silent?: boolean;
+  /** Evaluate only this shard (`--shard i/n`): a stable subset chosen by hash (src/runner/shard.ts). */
+  shard?: ShardSpec;
 }
 
 /** Outcome of a run: the results, the exit code and problems found in specs. */
@@ -45,6 +51,22 @@ export interface RunOutcome {
   outputDir?: string;
   /** True when a console reporter already printed the errors. */
   reported?: boolean;
+}
+
+/** Hash and count of the installed font families (`fc-list`), or nulls where fontconfig is absent. */
+function fontsFingerprint(): { fontsHash: string | null; fontFamilies: number | null } {
+  try {
+    const families = [...new Set(execFileSync('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000 }).split('\n').map((l) => l.trim()).filter(Boolean))].sort();
+    return { fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length };
+  } catch {
+    return { fontsHash: null, fontFamilies: null };
+  }
+}
+
+/** What a run pins so its evaluations repeat (recorded in results.json `environment.determinism`). */
+function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['determinism']> {
+  const viewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
+  return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
 }
 
 /** Apply CLI overrides to a resolved config. */
@@ -115,7 +137,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs, reported };
 
-  const tasks = expandTasks(suites, config.thresholds);
+  const allTasks = expandTasks(suites, config.thresholds);
+  const tasks = o.shard ? selectShard(allTasks, o.shard) : allTasks;
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
   const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
@@ -134,7 +157,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const describeEnvironment = async (): Promise<EnvironmentInfo> => {
     if (environment) return environment;
     const b = await getBrowser();
-    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
+    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
     return environment;
   };
   const cached = new Map(tasks.flatMap((t) => {
@@ -158,6 +181,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     startedAt: new Date().toISOString(),
     config: redactConfig(config),
     environment: env,
+    configHash: runConfigHash(config),
+    ...(o.shard ? { shard: o.shard } : {}),
   });
   store.write();
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });

@@ -2,7 +2,7 @@ import { execSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
 
 // Project candidates (mode: react) without dependencies, so these run in seconds: the build script is
 // the candidate's code, run in its own temporary copy with the host's secrets removed.
@@ -86,7 +86,7 @@ http.createServer((q, r) => r.end('<!DOCTYPE html><html lang="en"><body><h1>Dev 
     writeFiles(dir, { 's.cookie.yaml': spec(['hang']), 'cookie.config.ts': 'export default { timeouts: { build: 3000 } };\n' });
     const t0 = Date.now();
     const r = await runCli(['test', '.'], { cwd: dir });
-    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(Date.now() - t0).toBeLessThan(scaled(60_000));
     expect(r.code).toBe(1);
     const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
     expect(e).toMatchObject({ status: 'build-failed', build: { step: 'build', cause: 'timeout' } });
@@ -102,7 +102,7 @@ http.createServer((q, r) => r.end('<!DOCTYPE html><html lang="en"><body><h1>Dev 
     // the [c] keeps pgrep from matching the shell that runs it
     const running = () => execSync(`pgrep -f '[${marker[0]}]${marker.slice(1)}' || true`, { encoding: 'utf8' }).trim();
     const t0 = Date.now();
-    while (!running() && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 200));
+    while (!running() && Date.now() - t0 < scaled(60_000)) await new Promise((r) => setTimeout(r, 200));
     expect(running()).not.toBe('');
     child.kill('SIGINT');
     await new Promise((r) => child.on('exit', r));
