@@ -178,6 +178,12 @@ export const userConfigSchema = z
       .object({
         executablePath: z.string().default(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium'),
         args: z.array(z.string()).default([]),
+        /** A remote Playwright server (`npx playwright run-server`), e.g. ws://grid:3000/ — Playwright `connect`. */
+        wsEndpoint: z.string().url().optional(),
+        /** A running Chromium's DevTools endpoint, e.g. http://127.0.0.1:9222 — Playwright `connectOverCDP`. */
+        cdpEndpoint: z.string().url().optional(),
+        /** Headers sent to the remote endpoint (e.g. an access token). */
+        headers: z.record(z.string(), z.string()).optional(),
       })
       .strict()
       .prefault({}),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { createReporters, multiplex } from '../../reporters/index.js';
-import { launchBrowser, webglRenderer } from '../browser/launch.js';
+import { openBrowser, webglRenderer } from '../browser/launch.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
@@ -148,7 +148,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   let launching: Promise<Browser> | null = null;
   const getBrowser = async (): Promise<Browser> => {
     if (browser?.isConnected()) return browser;
-    launching ??= launchBrowser(config.browser.executablePath, config.browser.args).finally(() => (launching = null));
+    launching ??= openBrowser(config.browser).finally(() => (launching = null));
     browser = await launching;
     return browser;
   };
