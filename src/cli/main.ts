@@ -56,6 +56,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--steps <n>', 'Interaction step budget per evaluation (default 25; the offline explorer keeps 3 in reserve)')
     .option('--no-cache', 'Evaluate everything again (otherwise unchanged evaluations are reused)')
     .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
+    .option('--repeat-each <n>', 'Run each evaluation n times with different seeds; report mean, spread and unstable evaluations')
     .option('--shard <i/n>', 'Evaluate only shard i of n (stable by query id × candidate); merge the output dirs with `cookie merge-reports`')
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
@@ -70,6 +71,7 @@ export async function main(argv: string[]): Promise<void> {
         steps: toInt(flags.steps, '--steps'),
         cache: flags.cache !== false,
         silent: !!flags.silent,
+        repeatEach: toInt(flags.repeatEach, '--repeat-each'),
         shard: flags.shard === undefined ? undefined : parseShardFlag(String(flags.shard)),
       };
       if (flags.watch) {

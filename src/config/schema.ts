@@ -163,6 +163,14 @@ export const userConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** Repeated trials (issue 15 point 3): each evaluation run `repeatEach` times with different seeds; trials whose totals differ by more than `unstableMargin` (0–100) are flagged unstable. */
+    trials: z
+      .object({
+        repeatEach: z.number().int().min(1).max(100).default(1),
+        unstableMargin: z.number().min(0).max(100).default(10),
+      })
+      .strict()
+      .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
     /** The model of the data tools (`cookie bench filter|classify|translate`). */

@@ -184,6 +184,7 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   fs.mkdirSync(absDir, { recursive: true });
   const base: EvaluationResult = {
     id: task.id,
+    ...(task.trial ? { trial: task.trial } : {}),
     queryId: task.query.id,
     candidate: task.candidate.name,
     mode: task.candidate.mode,

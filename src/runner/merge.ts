@@ -8,6 +8,7 @@ import type { EvaluationResult, RunResults } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { CACHE_FILE } from './cache.js';
 import { RESULTS_FILE, ResultsStore } from './results-store.js';
+import { markTrials } from './trials.js';
 
 /**
  * Hash of the settings that decide what an evaluation measures and how it is judged (agent, judge,
@@ -18,7 +19,7 @@ import { RESULTS_FILE, ResultsStore } from './results-store.js';
  */
 export function runConfigHash(config: Partial<ResolvedConfig> | Record<string, unknown>): string {
   const c = config as Record<string, unknown>;
-  const pick = ['agent', 'judge', 'ablation', 'recording', 'viewports', 'timeouts', 'thresholds', 'offlineCdn', 'determinism'];
+  const pick = ['agent', 'judge', 'ablation', 'recording', 'viewports', 'timeouts', 'thresholds', 'offlineCdn', 'determinism', 'trials'];
   const strip = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null, (k, x) => (k === 'apiKey' || k === 'apiKeyEnv' ? undefined : x)));
   const settings = Object.fromEntries(pick.map((k) => [k, strip(c[k])]));
   return crypto.createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
@@ -97,6 +98,7 @@ export async function mergeReports(dirs: string[], outputDir: string, reporters:
     mergedFrom: runs.map((r, i) => ({ dir: blobs[i]!, shard: r.shard ?? null, evaluations: r.evaluations.length })),
     evaluations,
   };
+  if (evaluations.some((e) => e.trial)) markTrials(run, (first.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin);
   writeJsonAtomic(path.join(out, CACHE_FILE), { version: 1, entries: cacheEntries });
   writeJsonAtomic(path.join(out, RESULTS_FILE), run);
   const reporter = multiplex(createReporters(reporters, 'merge-reports --reporter'));

@@ -20,6 +20,7 @@ import { evaluate, meetsThresholds } from './evaluate.js';
 import { runConfigHash } from './merge.js';
 import { ResultsStore } from './results-store.js';
 import { selectShard, type ShardSpec } from './shard.js';
+import { markTrials, repeatTasks } from './trials.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -36,6 +37,8 @@ export interface RunOptions {
   cache?: boolean;
   /** Leave out the console reporter (it is otherwise always on, whatever else `--reporter` adds). */
   silent?: boolean;
+  /** Run each evaluation this many times with different seeds (`--repeat-each n`); results keep every trial. */
+  repeatEach?: number;
   /** Evaluate only this shard (`--shard i/n`): a stable subset chosen by hash (src/runner/shard.ts). */
   shard?: ShardSpec;
 }
@@ -138,7 +141,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs, reported };
 
   const allTasks = expandTasks(suites, config.thresholds);
-  const tasks = o.shard ? selectShard(allTasks, o.shard) : allTasks;
+  const tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
   const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
@@ -224,6 +227,10 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await (browser as Browser | null)?.close().catch(() => {});
   }
   const run = store.finish(tasks.map((t) => t.id));
+  if (tasks.some((t) => t.trial)) {
+    markTrials(run, config.trials.unstableMargin);
+    store.write();
+  }
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
   return { run, exitCode: interrupted ? 130 : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
