@@ -93,6 +93,8 @@ export interface EvaluationTask {
   candidate: { name: string; mode: CandidateMode; artifactPath: string };
   thresholds: Thresholds;
   expectStatus?: EvaluationStatus;
+  /** Set when the run repeats each evaluation (`--repeat-each n`): this is trial `index` of `of`; `baseId` is the id without the `@index` suffix. */
+  trial?: { index: number; of: number; baseId: string };
 }
 
 // ───────────────────────────── evidence: deploy ─────────────────────────────
@@ -511,6 +513,12 @@ export interface EnvironmentInfo {
   webglRenderer: string | null;
   platform: string;
   node: string;
+  /**
+   * What is pinned so runs repeat (issue 15 point 4): the page's random seed base (per evaluation:
+   * seedFor(seed, `<task id>#random`)) or null, its Date origin or null, viewport px, DPR, locale,
+   * timezone, and a hash of the installed font families (`fc-list`), so a changed font set is visible.
+   */
+  determinism?: { randomSeed: number | null; dateOrigin: string | null; viewport: { width: number; height: number }; deviceScaleFactor: number; locale: string; timezoneId: string; fontsHash: string | null; fontFamilies: number | null };
 }
 
 /**
@@ -668,6 +676,37 @@ export interface EvaluationResult {
   cached?: boolean;
   /** Cache key: a hash of the artifact's files, the query, the agent/judge settings and the prompt versions. */
   cacheKey?: string;
+  /** Trial of a repeated evaluation (`--repeat-each n`), as on its task. */
+  trial?: { index: number; of: number; baseId: string };
+  /** True when this evaluation's trials disagree by more than the margin (src/runner/trials.ts). */
+  unstable?: boolean;
+}
+
+/** Mean, standard deviation and range of one score over an evaluation's trials (0–100). */
+export interface Spread {
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+}
+
+/** Every trial of one query × candidate, summarised (results.json `trials[]`). */
+export interface TrialSummary {
+  /** The evaluation's id without the trial suffix. */
+  id: string;
+  queryId: string;
+  candidate: string;
+  /** Trials run, and how many of them were scored. */
+  n: number;
+  scored: number;
+  /** Spread of each dimension over the scored trials; null when none was scored. */
+  functionality: Spread | null;
+  aesthetics: Spread | null;
+  total: Spread | null;
+  /** True when the scored trials' totals differ by more than the margin, or some trials scored and others did not. */
+  unstable: boolean;
+  /** Trial ids in order. */
+  trials: string[];
 }
 
 /** The whole results file (`<outputDir>/results.json`), rewritten atomically after each evaluation. */
@@ -679,6 +718,14 @@ export interface RunResults {
   finishedAt: string | null;
   config: unknown;
   environment: EnvironmentInfo | null;
+  /** Hash of the settings that decide what is measured and judged (src/runner/merge.ts runConfigHash): shards of one run share it. */
+  configHash?: string;
+  /** Set when this run was one shard of a larger one (`cookie test --shard i/n`); its output dir is a blob for `cookie merge-reports`. */
+  shard?: { current: number; total: number };
+  /** Per query × candidate summary of repeated trials (`--repeat-each n`): mean, spread, unstable. */
+  trials?: TrialSummary[];
+  /** Set on a merged run: the blobs it was made from. */
+  mergedFrom?: { dir: string; shard: { current: number; total: number } | null; evaluations: number }[];
   evaluations: EvaluationResult[];
 }
 

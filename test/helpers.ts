@@ -9,6 +9,17 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SHARED = path.resolve(ROOT, '..', 'shared');
 export const BIN = path.join(ROOT, 'bin', 'cookie.js');
 
+/**
+ * Factor for every wall-clock limit in the tests (COOKIE_TEST_TIME_SCALE, default 1): Cookie bounds the
+ * work of each stage itself, so the tests' own limits only catch a runaway and never decide a result on a
+ * slow or busy machine. Raise it (e.g. 3) where the machine is shared.
+ */
+export const TIME_SCALE = Math.max(1, Number(process.env.COOKIE_TEST_TIME_SCALE) || 1);
+/** A test's wall-clock limit in ms, scaled by {@link TIME_SCALE}. */
+export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
+/** Per-test limit (vitest's testTimeout): a runaway catcher, not a speed requirement. */
+export const TEST_TIMEOUT = scaled(900_000);
+
 /** Run the real CLI; resolves with exit code and output (never rejects on a non-zero exit). */
 export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -17,7 +28,7 @@ export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number;
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 280_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TEST_TIMEOUT - 10_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

@@ -44,6 +44,51 @@ export async function launchBrowser(executablePath: string, extraArgs: string[] 
   }
 }
 
+/** Where the browser comes from: launched here, or a remote one (Playwright `run-server` or a CDP endpoint). */
+export interface BrowserSource {
+  /** Chromium binary for a local launch (and sent to a `run-server --unsafe` that launches for us). */
+  executablePath: string;
+  args?: string[];
+  /** ws:// endpoint of a Playwright server (`npx playwright run-server`); Playwright `connect`. */
+  wsEndpoint?: string;
+  /** http:// or ws:// endpoint of a running Chromium's DevTools protocol; Playwright `connectOverCDP`. */
+  cdpEndpoint?: string;
+  /** Extra headers for the remote endpoint (authentication tokens of a hosted grid). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The browser of a run (issue 15 point 2): a local launch ({@link launchBrowser}), or a connection to a
+ * remote one. For `wsEndpoint`, Cookie asks the server to launch Chromium with Cookie's fence flags and
+ * `executablePath` (a `run-server --unsafe` honours them; a locked-down server drops them and launches its
+ * own Chromium, and then the per-context fence proxy and request interception still confine every page
+ * to the app's origin). Deploy and builds stay on this machine: the remote browser must reach the app's
+ * URL (README: topologies).
+ * @throws BrowserError naming the endpoint and the cause when the connection fails (time-boxed: 30 s)
+ */
+export async function openBrowser(src: BrowserSource): Promise<Browser> {
+  if (src.wsEndpoint) {
+    const launchOptions = { executablePath: src.executablePath, args: [...CHROMIUM_ARGS, ...(src.args ?? [])], headless: true };
+    try {
+      return await timebox(
+        chromium.connect(src.wsEndpoint, { headers: { 'x-playwright-launch-options': JSON.stringify(launchOptions), ...(src.headers ?? {}) }, timeout: 30_000 }),
+        40_000,
+        'browser connect',
+      );
+    } catch (e) {
+      throw new BrowserError(`could not connect to the Playwright server at ${src.wsEndpoint}: ${(e as Error).message.split('\n')[0]}. Fix: start it (npx playwright run-server --port N) or correct browser.wsEndpoint`);
+    }
+  }
+  if (src.cdpEndpoint) {
+    try {
+      return await timebox(chromium.connectOverCDP(src.cdpEndpoint, { headers: src.headers, timeout: 30_000 }), 40_000, 'browser connect over CDP');
+    } catch (e) {
+      throw new BrowserError(`could not connect to Chromium's DevTools endpoint at ${src.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Fix: start Chromium with --remote-debugging-port=N or correct browser.cdpEndpoint`);
+    }
+  }
+  return launchBrowser(src.executablePath, src.args);
+}
+
 /**
  * Probe WebGL once per run and return the renderer string (SwiftShader here), or null when WebGL is
  * unavailable — recorded so a WebGL page failing is not blamed on the model (PITFALLS.md).

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import type { CdnRewrite, ConsoleEntry, DialogEvent, DocumentLoad, FailedRequest, NavigationEvent } from '../types.js';
 import { timebox } from '../util/timebox.js';
+import { seededRandomScript } from './determinism.js';
 import { startFenceProxy } from './fence-proxy.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
@@ -68,6 +69,10 @@ export interface SessionOptions {
   media?: boolean;
   /** Answer a request that leaves the app (the offline CDN); null keeps it blocked. */
   resolveExternal?: (url: string) => Fulfil | null;
+  /** Seed of the page's Math.random / crypto.getRandomValues (src/browser/determinism.ts); unset: the browser's own. */
+  randomSeed?: number;
+  /** Epoch ms the page's Date starts at (Playwright's clock); unset: the real time. */
+  dateOrigin?: number;
   /** For same-origin requests the app's folder cannot answer (404): a stand-in, or null. */
   resolveMissingLocal?: { matches: (url: string) => boolean; resolve: (url: string) => Fulfil | null };
 }
@@ -121,8 +126,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   await context.addInitScript({ path: PROBE });
+  if (opts.randomSeed !== undefined) await context.addInitScript({ content: seededRandomScript(opts.randomSeed) });
+  if (opts.media !== false || opts.dateOrigin !== undefined) await context.clock.install(opts.dateOrigin !== undefined ? { time: opts.dateOrigin } : {});
   if (opts.media !== false) {
-    await context.clock.install();
     await context.addInitScript({ path: MEDIA });
     await context.exposeBinding('__cookieAudioStarted', () => {
       log.audioStartedAt ??= Date.now();

@@ -11,6 +11,8 @@ import { meetsThresholds } from '../runner/evaluate.js';
 import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
 import { CACHE_FILE, ResultCache } from '../runner/cache.js';
 import { runCookie } from '../runner/run.js';
+import { mergeReports } from '../runner/merge.js';
+import { parseShard } from '../runner/shard.js';
 import { watchCookie } from '../runner/watch.js';
 import type { Evidence } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
@@ -25,6 +27,16 @@ const toInt = (v: unknown, flag: string): number | undefined => {
     process.exit(2);
   }
   return n;
+};
+
+/** `--shard i/n`, or exit 2 with one line naming the flag and the fix. */
+const parseShardFlag = (v: string) => {
+  try {
+    return parseShard(v);
+  } catch (e) {
+    console.error(`${pc.red('✗')} ${(e as Error).message}`);
+    process.exit(2);
+  }
 };
 
 /**
@@ -44,6 +56,8 @@ export async function main(argv: string[]): Promise<void> {
     .option('--steps <n>', 'Interaction step budget per evaluation (default 25; the offline explorer keeps 3 in reserve)')
     .option('--no-cache', 'Evaluate everything again (otherwise unchanged evaluations are reused)')
     .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
+    .option('--repeat-each <n>', 'Run each evaluation n times with different seeds; report mean, spread and unstable evaluations')
+    .option('--shard <i/n>', 'Evaluate only shard i of n (stable by query id × candidate); merge the output dirs with `cookie merge-reports`')
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
     .action(async (paths: string[], flags: Record<string, unknown>) => {
@@ -57,6 +71,8 @@ export async function main(argv: string[]): Promise<void> {
         steps: toInt(flags.steps, '--steps'),
         cache: flags.cache !== false,
         silent: !!flags.silent,
+        repeatEach: toInt(flags.repeatEach, '--repeat-each'),
+        shard: flags.shard === undefined ? undefined : parseShardFlag(String(flags.shard)),
       };
       if (flags.watch) {
         await watchCookie(opts);
@@ -74,6 +90,23 @@ export async function main(argv: string[]): Promise<void> {
 
   // cac gives a negated option the default true, and --help would print "--no-cache … (default: true)"
   for (const o of cli.commands.find((c) => c.name === 'test')?.options ?? []) if (o.negated) o.config.default = undefined;
+
+  cli
+    .command('merge-reports [...dirs]', 'Merge the output dirs of sharded runs (`cookie test --shard i/n`) into one results.json and one set of reports')
+    .option('--output-dir <dir>', 'Where the merged run goes (default: cookie-results)')
+    .option('--reporter <name>', 'Reporters to write (repeatable; default: console, json, junit, html, leaderboard)')
+    .example('cookie merge-reports shard-1 shard-2 shard-3 --output-dir merged')
+    .action(async (dirs: string[], flags: Record<string, unknown>) => {
+      try {
+        const reporters = toList(flags.reporter) ?? ['console', 'json', 'junit', 'html', 'leaderboard'];
+        const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters);
+        console.log(`merged ${m.run.evaluations.length} evaluations from ${m.blobs.length} blobs → ${path.resolve(String(flags.outputDir ?? 'cookie-results'))}${m.duplicates.length ? ` (${m.duplicates.length} found twice; the first blob's copy kept)` : ''}`);
+        process.exitCode = m.exitCode;
+      } catch (e) {
+        console.error(`${pc.red('✗')} ${(e as Error).message}`);
+        process.exitCode = 2;
+      }
+    });
 
   cli
     .command('cache <action>', 'Manage the result cache: `cookie cache clear [--output-dir DIR]`')

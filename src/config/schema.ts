@@ -165,6 +165,29 @@ export const userConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Determinism of the page (issue 15 point 4): its `Math.random`/`crypto.getRandomValues` seeded per
+     * evaluation (from agent.seed and the task id) and its `Date` starting at a fixed origin. Viewport,
+     * DPR 1, locale en-US and timezone UTC are always pinned. Set either to false to give the page the
+     * real randomness or the real time.
+     */
+    determinism: z
+      .object({
+        random: z.boolean().default(true),
+        date: z.boolean().default(true),
+        /** Where the page's clock starts (ISO 8601). */
+        dateOrigin: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'is not an ISO 8601 date').default('2026-01-15T09:00:00Z'),
+      })
+      .strict()
+      .prefault({}),
+    /** Repeated trials (issue 15 point 3): each evaluation run `repeatEach` times with different seeds; trials whose totals differ by more than `unstableMargin` (0–100) are flagged unstable. */
+    trials: z
+      .object({
+        repeatEach: z.number().int().min(1).max(100).default(1),
+        unstableMargin: z.number().min(0).max(100).default(10),
+      })
+      .strict()
+      .prefault({}),
     timeouts: timeouts.prefault({}),
     pricing: priceTable.default({}),
     /** The model of the data tools (`cookie bench filter|classify|translate`). */
@@ -180,6 +203,12 @@ export const userConfigSchema = z
       .object({
         executablePath: z.string().default(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium'),
         args: z.array(z.string()).default([]),
+        /** A remote Playwright server (`npx playwright run-server`), e.g. ws://grid:3000/ — Playwright `connect`. */
+        wsEndpoint: z.string().url().optional(),
+        /** A running Chromium's DevTools endpoint, e.g. http://127.0.0.1:9222 — Playwright `connectOverCDP`. */
+        cdpEndpoint: z.string().url().optional(),
+        /** Headers sent to the remote endpoint (e.g. an access token). */
+        headers: z.record(z.string(), z.string()).optional(),
       })
       .strict()
       .prefault({}),

@@ -32,6 +32,43 @@ async function shoot(page: Page, file: string, evidenceDir: string, fullPage = f
   return buf;
 }
 
+/** Bound of the wait for entrance animations after the DOM is quiet, ms (reference verifier: a fixed 2 s). */
+export const ENTRANCE_LIMIT_MS = 2000;
+/** Idle window between the two default-viewport screenshots, ms: animated share and frame timing. */
+export const IDLE_WINDOW_MS = 700;
+/** Bound of the wait after a viewport change, ms (was a fixed 500 ms sleep). */
+export const RESIZE_LIMIT_MS = 500;
+
+/**
+ * Resolve once the page has no finite CSS transition / CSS or Web animation still running and its fonts
+ * are loaded, or when `limitMs` passes (infinite animations — spinners, marquees, game loops — never
+ * block it). Best effort: a page that broke `getAnimations` or hangs only costs the bound.
+ * @returns the number of finite animations still running at the end (0 = still)
+ */
+async function waitForStill(page: Page, limitMs: number): Promise<number> {
+  const expr = `new Promise((resolve) => {
+    const t0 = performance.now();
+    const check = () => {
+      let pending = 0;
+      try {
+        for (const a of document.getAnimations()) {
+          const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+          if (a.playState === 'running' && t && Number.isFinite(t.endTime)) pending++;
+        }
+      } catch (e) {}
+      const fonts = !document.fonts || document.fonts.status === 'loaded';
+      if ((pending === 0 && fonts) || performance.now() - t0 > ${limitMs}) resolve(pending); else setTimeout(check, 40);
+    };
+    check();
+  })`;
+  return evalIn<number>(page, expr, limitMs + 1000, 'wait for animations').catch(() => -1);
+}
+
+/** Resolve after the page painted two frames (a relayout is on screen), or after `limitMs`. */
+async function waitForFrames(page: Page, limitMs: number): Promise<void> {
+  await evalIn(page, 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))', limitMs, 'two frames').catch(() => undefined);
+}
+
 /** Wait until the DOM has been quiet for 500 ms (or the limit passes). @returns true when quiet */
 async function waitForQuiet(page: Page, limitMs: number): Promise<boolean> {
   const deadline = Date.now() + limitMs;
@@ -123,24 +160,26 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push('DOM kept changing through the settle limit');
     if (await stuck()) return result;
   }
-  await sleep(1000); // entrance animations (reference verifier waits 2 s; the DOM was already quiet)
+  // entrance animations: wait until no finite CSS/Web animation is still running and fonts are ready
+  // (the reference verifier sleeps 2 s; here 2 s is only the bound, a still page goes on at once)
+  await waitForStill(page, ENTRANCE_LIMIT_MS);
 
-  // how much of the default viewport animates by itself (noise floor for "did an action do anything")
+  // how much of the default viewport animates by itself (noise floor for "did an action do anything"),
+  // and the frame timing over the same idle gap between the two screenshots (the app runs; nobody
+  // touches it; no capture falls inside the measured window)
   const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
-  // frame timing over a quiet second (the app runs; nobody touches it)
+  const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const tm0 = Date.now();
+  const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
+  if (!a.ok && (await stuck())) return result;
   const f0 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   const tf0 = Date.now();
-  await sleep(1000);
+  await sleep(IDLE_WINDOW_MS);
   const f1 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (f0 && f1) {
     const windowMs = Date.now() - tf0;
     result.frameTiming = { fps: Math.round(((f1.frames - f0.frames) * 1000 * 10) / windowMs) / 10, longFrames: f1.longFrames - f0.longFrames, longFrameMs: f1.longFrameMs - f0.longFrameMs, windowMs };
   }
-  const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
-  const tm0 = Date.now();
-  const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
-  if (!a.ok && (await stuck())) return result;
-  await sleep(600);
   const b = await attempt(() => page.screenshot({ timeout: 10_000, caret: 'initial' }), 15_000, 'screenshot', null);
   if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
   const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
@@ -189,7 +228,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
   }
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
-  await sleep(300);
+  await waitForFrames(page, 300);
 
   if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage);
   return result;
@@ -202,7 +241,9 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     shot = reuse;
   } else {
     await timebox(page.setViewportSize(vp), 5000, 'resize');
-    await sleep(500);
+    // the relayout is painted after two frames; transitions a media query starts finish within the bound
+    await waitForFrames(page, RESIZE_LIMIT_MS);
+    await waitForStill(page, RESIZE_LIMIT_MS);
     shot = await shoot(page, file, dir);
   }
   const ov = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number }>(

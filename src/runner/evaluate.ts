@@ -90,6 +90,8 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     session = await openAppSession(browser, origin, {
       viewport: defaultViewport,
       media: config.agent.freeze || config.recording.audio,
+      ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
+      ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
       ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
     });
     const s = session;
@@ -183,6 +185,7 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   fs.mkdirSync(absDir, { recursive: true });
   const base: EvaluationResult = {
     id: task.id,
+    ...(task.trial ? { trial: task.trial } : {}),
     queryId: task.query.id,
     candidate: task.candidate.name,
     mode: task.candidate.mode,

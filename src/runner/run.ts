@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { createReporters, multiplex } from '../../reporters/index.js';
-import { launchBrowser, webglRenderer } from '../browser/launch.js';
+import { openBrowser, webglRenderer } from '../browser/launch.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
@@ -15,8 +17,11 @@ import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } fro
 import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
 import { evaluate, meetsThresholds } from './evaluate.js';
+import { runConfigHash } from './merge.js';
 import { ResultsStore } from './results-store.js';
 import { killAllCandidateProcesses } from '../deploy/processes.js';
+import { selectShard, type ShardSpec } from './shard.js';
+import { markTrials, repeatTasks } from './trials.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -33,6 +38,10 @@ export interface RunOptions {
   cache?: boolean;
   /** Leave out the console reporter (it is otherwise always on, whatever else `--reporter` adds). */
   silent?: boolean;
+  /** Run each evaluation this many times with different seeds (`--repeat-each n`); results keep every trial. */
+  repeatEach?: number;
+  /** Evaluate only this shard (`--shard i/n`): a stable subset chosen by hash (src/runner/shard.ts). */
+  shard?: ShardSpec;
 }
 
 /** Outcome of a run: the results, the exit code and problems found in specs. */
@@ -55,6 +64,22 @@ const SIGNAL_FORCE_EXIT_MS = 15_000;
 /** Shell convention: 128 + the signal's number (SIGINT 130, SIGTERM 143). */
 function signalExitCode(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 2);
+}
+
+/** Hash and count of the installed font families (`fc-list`), or nulls where fontconfig is absent. */
+function fontsFingerprint(): { fontsHash: string | null; fontFamilies: number | null } {
+  try {
+    const families = [...new Set(execFileSync('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000 }).split('\n').map((l) => l.trim()).filter(Boolean))].sort();
+    return { fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length };
+  } catch {
+    return { fontsHash: null, fontFamilies: null };
+  }
+}
+
+/** What a run pins so its evaluations repeat (recorded in results.json `environment.determinism`). */
+function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['determinism']> {
+  const viewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
+  return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
 }
 
 /** Apply CLI overrides to a resolved config. */
@@ -125,7 +150,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs, reported };
 
-  const tasks = expandTasks(suites, config.thresholds);
+  const allTasks = expandTasks(suites, config.thresholds);
+  const tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
   const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
@@ -135,7 +161,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   let launching: Promise<Browser> | null = null;
   const getBrowser = async (): Promise<Browser> => {
     if (browser?.isConnected()) return browser;
-    launching ??= launchBrowser(config.browser.executablePath, config.browser.args).finally(() => (launching = null));
+    launching ??= openBrowser(config.browser).finally(() => (launching = null));
     browser = await launching;
     return browser;
   };
@@ -144,7 +170,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const describeEnvironment = async (): Promise<EnvironmentInfo> => {
     if (environment) return environment;
     const b = await getBrowser();
-    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
+    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
     return environment;
   };
   const cached = new Map(tasks.flatMap((t) => {
@@ -168,6 +194,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     startedAt: new Date().toISOString(),
     config: redactConfig(config),
     environment: env,
+    configHash: runConfigHash(config),
+    ...(o.shard ? { shard: o.shard } : {}),
   });
   store.write();
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
@@ -220,6 +248,10 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     if (!interrupted) await (browser as Browser | null)?.close().catch(() => {});
   }
   const run = store.finish(tasks.map((t) => t.id));
+  if (tasks.some((t) => t.trial)) {
+    markTrials(run, config.trials.unstableMargin);
+    store.write();
+  }
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
   return { run, exitCode: interrupted ? signalExitCode(interrupted) : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
 
 const page = (title: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;padding:30px;background:#eef2ff}button{padding:8px 16px;border-radius:8px;border:0;background:#4f46e5;color:#fff}</style></head>
 <body><h1>${title}</h1><p>A small page used to test caching and watch mode of the evaluator.</p><button onclick="this.textContent='Clicked'">Press me</button></body></html>`;
@@ -28,7 +28,7 @@ describe('result cache and resume', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/3 cached/);
     expect(readResults(out).evaluations.every((e) => e.cached)).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(Date.now() - t0).toBeLessThan(scaled(15_000));
     fs.writeFileSync(path.join(dir, 'p1.html'), page('Page one, edited'));
     await runCli(['test', '.'], { cwd: dir });
     const third = readResults(out).evaluations;
@@ -47,7 +47,7 @@ describe('result cache and resume', () => {
     const results = path.join(dir, 'cookie-results', 'results.json');
     const finished = () => (fs.existsSync(results) ? readResults(path.join(dir, 'cookie-results')).evaluations.length : 0);
     const t0 = Date.now();
-    while (finished() < 2 && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 200));
+    while (finished() < 2 && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     const done = readResults(path.join(dir, 'cookie-results')).evaluations.map((e) => e.candidate);
@@ -66,7 +66,7 @@ describe('result cache and resume', () => {
     const out = path.join(dir, 'cookie-results');
     const finished = () => (fs.existsSync(path.join(out, 'results.json')) ? readResults(out).evaluations.length : 0);
     const t0 = Date.now();
-    while (finished() < 1 && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+    while (finished() < 1 && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 100));
     const signalled = Date.now();
     process.kill(-child.pid!, 'SIGINT'); // what the terminal does: Cookie, Chromium, ffmpeg and servers all get it
     const code = await new Promise((r) => child.on('exit', (c) => r(c)));
@@ -95,7 +95,7 @@ describe('watch mode', () => {
     child.stderr.on('data', (d) => (out += d));
     const waitFor = async (re: RegExp, from: number) => {
       const t0 = Date.now();
-      while (!re.test(out.slice(from)) && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+      while (!re.test(out.slice(from)) && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 100));
       expect(out.slice(from)).toMatch(re);
       return out.length;
     };

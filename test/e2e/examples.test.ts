@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults, TraceStep } from '../../src/types.js';
-import { BIN, readResults, runCli, tmpDir } from '../helpers.js';
+import { BIN, readResults, runCli, TEST_TIMEOUT, tmpDir } from '../helpers.js';
 
 // The README's main job, run through the real CLI on the bundled examples.
 let out: string;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   out = tmpDir('cookie-examples-');
   cli = await runCli(['test', 'examples', '--output-dir', out, '--concurrency', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json', '--reporter', 'html', '--reporter', 'leaderboard']);
   run = readResults(out);
-}, 290_000);
+}, TEST_TIMEOUT);
 
 describe('cookie test examples (end to end)', () => {
   it('exits 0 and prints the summary table', () => {

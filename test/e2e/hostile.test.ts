@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults } from '../../src/types.js';
-import { readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { readResults, runCli, scaled, TEST_TIMEOUT, tmpDir, writeFiles } from '../helpers.js';
 
 // Untrusted pages: they reach for the network, open dialogs and popups, navigate away, hang on load.
 const page = (body: string, script = '') => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title>
@@ -63,7 +63,7 @@ beforeAll(async () => {
   cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
   run = readResults(out);
   victim.close();
-}, 290_000);
+}, TEST_TIMEOUT);
 
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
@@ -109,7 +109,7 @@ describe('hostile pages and bad input', () => {
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
     expect(r.scores!.total).toBe(0);
-    expect(r.timings.total!).toBeLessThan(60_000);
+    expect(r.timings.total!).toBeLessThan(scaled(60_000));
   });
 
   it('the app cannot see the host environment', () => {
@@ -153,13 +153,13 @@ describe('the fence holds against workers, dotfiles, late hangs and dialog flood
     const r = byCandidate('late-hang');
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: expect.stringMatching(/^Page hangs/) });
-    expect(r.timings.total!).toBeLessThan(60_000);
+    expect(r.timings.total!).toBeLessThan(scaled(60_000));
   });
 
   it('a page that opens dialogs in an endless loop is a scored failure, not a stuck stage', () => {
     const r = byCandidate('alert-loop');
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Dialogs in an endless loop' });
-    expect(r.timings.total!).toBeLessThan(60_000);
+    expect(r.timings.total!).toBeLessThan(scaled(60_000));
   });
 });

@@ -2,7 +2,7 @@ import { execSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
 
 // Project candidates (mode: react) without dependencies, so these run in seconds: the build script is
 // the candidate's code, run in its own temporary copy with the host's secrets removed.

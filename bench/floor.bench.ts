@@ -1,0 +1,161 @@
+// Benchmark: how far one evaluation is from the physical floor of the same work (issue: an evaluation near
+// the floor). For each page, `cookie test` runs it alone (concurrency 1, no cache), then a bare Playwright
+// script does the same work with no analysis: launch Chromium, load the page, the same 4 screenshots
+// (viewport + full page at 1280, then 375 and 768), and the same inputs Cookie's trace recorded, each
+// taking the running time Cookie's recording gave it (so human-speed input and settle time count for
+// both). Prints per page and per stage: Cookie's time, the bare time and the ratio.
+// Run: npx tsx bench/floor.bench.ts [--steps N] [--pages tiny,buttons,...] [--repeat N]   (prints; asserts nothing)
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import type { EvaluationResult, RunResults } from '../src/types.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : def;
+};
+const steps = Number(arg('steps', '6'));
+const CHROMIUM = process.env.COOKIE_CHROMIUM ?? '/usr/bin/chromium';
+
+interface PageCase {
+  name: string;
+  mode: 'html' | 'react';
+  path: string;
+  kind: 'static' | 'dynamic';
+}
+const all: PageCase[] = [
+  { name: 'tiny', mode: 'html', path: path.join(ROOT, 'bench/floor/tiny.html'), kind: 'static' },
+  { name: 'buttons', mode: 'html', path: path.join(ROOT, 'bench/floor/buttons.html'), kind: 'dynamic' },
+  { name: 'form', mode: 'html', path: path.join(ROOT, 'bench/floor/form.html'), kind: 'dynamic' },
+  { name: 'game', mode: 'html', path: path.join(ROOT, 'bench/floor/game.html'), kind: 'dynamic' },
+  { name: 'three', mode: 'html', path: path.join(ROOT, 'bench/floor/three.html'), kind: 'dynamic' },
+  { name: 'react', mode: 'react', path: path.join(ROOT, 'examples/react/good'), kind: 'dynamic' },
+];
+const pick = arg('pages', all.map((p) => p.name).join(',')).split(',');
+const cases = all.filter((c) => pick.includes(c.name));
+
+interface TraceStep {
+  action: { kind: string; target?: { box?: { x: number; y: number; width: number; height: number } }; key?: string; text?: string };
+  durationMs: number;
+  video?: { startMs: number; endMs: number };
+}
+
+/** Run Cookie on one page alone; wall time of the whole CLI process, its result and trace. */
+function runCookie(c: PageCase, dir: string): { wallMs: number; result: EvaluationResult; steps: TraceStep[] } {
+  const spec = `query:\n  id: floor-${c.name}\n  prompt: Floor benchmark page ${c.name}.\n  language: en\n  kind: ${c.kind}\ncandidates:\n  - { name: ${c.name}, mode: ${c.mode}, path: ${JSON.stringify(c.path)} }\n`;
+  fs.writeFileSync(path.join(dir, 'floor.cookie.yaml'), spec);
+  const out = path.join(dir, 'out');
+  const t0 = performance.now();
+  spawnSync(process.execPath, [path.join(ROOT, 'bin/cookie.js'), 'test', dir, '--output-dir', out, '--no-cache', '--silent', '--concurrency', '1', '--steps', String(steps)], { cwd: dir, stdio: 'ignore' });
+  const wallMs = performance.now() - t0;
+  const run = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
+  const result = run.evaluations[0]!;
+  let trace: TraceStep[] = [];
+  try {
+    trace = (JSON.parse(fs.readFileSync(path.join(out, result.evidenceDir!, 'trace.json'), 'utf8')) as { steps: TraceStep[] }).steps;
+  } catch {}
+  return { wallMs, result, steps: trace };
+}
+
+/** A tiny static server for the bare script (the floor of serving a folder). */
+function serve(root: string): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((req, res) => {
+    const p = path.join(root, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
+    const file = fs.existsSync(p) && fs.statSync(p).isDirectory() ? path.join(p, 'index.html') : p;
+    if (!fs.existsSync(file)) return void res.writeHead(404).end();
+    const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type }).end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, close: () => server.close() })));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The same work with no analysis: deploy, launch, load, 4 screenshots, the recorded inputs. */
+async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, number>> {
+  const t: Record<string, number> = {};
+  let t0 = performance.now();
+  let root = path.dirname(c.path);
+  let entry = path.basename(c.path);
+  if (c.mode === 'react') {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'floor-react-'));
+    fs.cpSync(c.path, copy, { recursive: true, filter: (s) => !/node_modules|dist/.test(path.relative(c.path, s)) });
+    execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', path.join(os.homedir(), '.cache', 'cookie', 'npm')], { cwd: copy, stdio: 'ignore' });
+    execFileSync('npm', ['run', 'build'], { cwd: copy, stdio: 'ignore' });
+    root = path.join(copy, 'dist');
+    entry = '';
+  }
+  const server = await serve(root);
+  t.deploy = performance.now() - t0;
+  t0 = performance.now();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  t.launch = performance.now() - t0;
+  t0 = performance.now();
+  // CDN scripts are not reachable offline; the bare script lets them fail fast (Cookie serves its own copy)
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort());
+  await page.goto(server.url + entry, { waitUntil: 'load' });
+  await page.screenshot();
+  await page.screenshot({ fullPage: true });
+  for (const w of [375, 768]) {
+    await page.setViewportSize({ width: w, height: w === 375 ? 812 : 1024 });
+    await page.screenshot();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  t.perceive = performance.now() - t0;
+  t0 = performance.now();
+  for (const s of trace) {
+    const start = performance.now();
+    const running = s.video ? s.video.endMs - s.video.startMs : 0;
+    const box = s.action.target?.box;
+    if (s.action.kind === 'click' && box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    else if ((s.action.kind === 'press' || s.action.kind === 'hold') && s.action.key) await page.keyboard.press(s.action.key).catch(() => {});
+    else if (s.action.kind === 'type' && s.action.text) await page.keyboard.type(s.action.text).catch(() => {});
+    const left = running - (performance.now() - start);
+    if (left > 0) await sleep(left);
+  }
+  t.interact = performance.now() - t0;
+  t0 = performance.now();
+  await browser.close();
+  server.close();
+  t.teardown = performance.now() - t0;
+  return t;
+}
+
+const nodeStart = (() => {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return performance.now() - t0;
+})();
+
+console.log(`Cookie floor benchmark — ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; step budget ${steps}; times in s; ratio = Cookie / bare`);
+const f = (ms: number) => (ms / 1000).toFixed(1).padStart(6);
+const r = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—').padStart(6);
+console.log(`${'page'.padEnd(8)} ${'stage'.padEnd(10)} ${'cookie'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)}`);
+for (const c of cases) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cookie-floor-${c.name}-`));
+  const ck = runCookie(c, dir);
+  const bare = await runBare(c, ck.steps);
+  const tm = ck.result.timings as Record<string, number>;
+  const staged = (tm.deploy ?? 0) + (tm.perceive ?? 0) + (tm.interact ?? 0) + (tm.judge ?? 0);
+  const running = ck.steps.reduce((a, s) => a + (s.video ? s.video.endMs - s.video.startMs : 0), 0);
+  const overhead = ck.steps.length ? (ck.steps.reduce((a, s) => a + s.durationMs, 0) - running) / ck.steps.length : 0;
+  const bareTotal = Object.values(bare).reduce((a, b) => a + b, 0) + nodeStart;
+  const rows: [string, number, number][] = [
+    ['deploy', tm.deploy ?? 0, bare.deploy!],
+    ['perceive', tm.perceive ?? 0, bare.perceive!],
+    ['interact', tm.interact ?? 0, bare.interact!],
+    ['judge', tm.judge ?? 0, 0],
+    ['start+end', ck.wallMs - staged, nodeStart + bare.launch! + bare.teardown!],
+    ['total', ck.wallMs, bareTotal],
+  ];
+  for (const [stage, a, b] of rows) console.log(`${c.name.padEnd(8)} ${stage.padEnd(10)} ${f(a)} ${f(b)} ${r(a, b)}`);
+  console.log(`${c.name.padEnd(8)} ${`${ck.steps.length} steps; overhead per step beyond the action's running time: ${(overhead / 1000).toFixed(2)} s; status ${ck.result.status}`}`);
+}

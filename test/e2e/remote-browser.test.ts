@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import getPort from 'get-port';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { readResults, ROOT, runCli, tmpDir, writeFiles } from '../helpers.js';
+
+// Remote browsers: a real `playwright run-server` process and a real Chromium with a DevTools port, both
+// started here; Cookie deploys locally and drives them. A canary on another local port must see no
+// request from the page (the fence holds through the remote browser).
+let canaryHits = 0;
+let canary: http.Server;
+let canaryPort = 0;
+const page = (port: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tip calculator</title>
+<style>body{font-family:system-ui;max-width:28rem;margin:3rem auto}button{padding:.5rem 1rem}</style></head>
+<body><h1>Tip calculator</h1><label for="bill">Bill</label> <input id="bill" type="number" value="40"> <button id="calc">Add 15% tip</button><p id="out"></p>
+<script>calc.onclick=()=>{out.textContent='Total: '+(bill.value*1.15).toFixed(2)};
+fetch('http://127.0.0.1:${port}/steal').catch(()=>{}); new Image().src='http://127.0.0.1:${port}/pixel';</script></body></html>`;
+const spec = 'query: { id: tip, prompt: "A tip calculator: enter the bill, add a 15% tip.", language: en, kind: dynamic }\ncandidates: [ { name: tip, mode: html, path: tip.html } ]\n';
+
+function waitForLine(child: ChildProcess, re: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const on = (d: Buffer) => {
+      buf += d;
+      const m = re.exec(buf);
+      if (m) resolve(m[1] ?? m[0]);
+    };
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
+    child.on('exit', (code) => reject(new Error(`exited ${code} before printing ${re}: ${buf.slice(-500)}`)));
+  });
+}
+
+describe('remote browsers', () => {
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    canary = http.createServer((_req, res) => {
+      canaryHits++;
+      res.end('secret');
+    });
+    await new Promise<void>((r) => canary.listen(0, '127.0.0.1', r));
+    canaryPort = (canary.address() as { port: number }).port;
+  });
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    canary.close();
+  });
+
+  it('evaluates through a real `playwright run-server` (wsEndpoint), fenced to the app', async () => {
+    const port = await getPort();
+    const server = spawn(process.execPath, [path.join(ROOT, 'node_modules/playwright-core/cli.js'), 'run-server', '--port', String(port), '--host', '127.0.0.1', '--unsafe'], { env: { ...process.env, DEBUG: 'pw:server' } });
+    children.push(server);
+    await waitForLine(server, /Listening on (ws:\/\/\S+)/);
+    let served = '';
+    server.stderr!.on('data', (d) => (served += d));
+    const dir = tmpDir('cookie-remote-ws-');
+    writeFiles(dir, { 'tip.html': page(canaryPort), 'tip.cookie.yaml': spec, 'cookie.config.ts': `export default { recording: { video: false, audio: false }, browser: { wsEndpoint: 'ws://127.0.0.1:${port}/' } };\n` });
+    const before = canaryHits;
+    const r = await runCli(['test', dir, '--output-dir', path.join(dir, 'out'), '--steps', '5', '--silent'], { cwd: dir });
+    const run = readResults(path.join(dir, 'out'));
+    expect(run.evaluations[0]).toMatchObject({ status: 'scored' });
+    expect(run.browserVersion).toMatch(/^\d+\./);
+    expect(served).toMatch(/pw:server.*(serving|connection|Launching)/i); // the server, not Cookie, ran this browser
+    expect(canaryHits - before).toBe(0);
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'out', run.evaluations[0]!.evidenceDir, 'evidence.json'), 'utf8'));
+    expect(ev.failedRequests.some((f: { url: string; blocked?: boolean }) => f.url.includes(`:${canaryPort}/`) && f.blocked)).toBe(true);
+    expect([0, 1]).toContain(r.code);
+  });
+
+  it('evaluates through a running Chromium over CDP (cdpEndpoint)', async () => {
+    const chrome = spawn('/usr/bin/chromium', ['--headless=new', '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${tmpDir('cookie-cdp-profile-')}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(chrome);
+    const ws = await waitForLine(chrome, /DevTools listening on (ws:\/\/\S+)/);
+    const dir = tmpDir('cookie-remote-cdp-');
+    writeFiles(dir, { 'tip.html': page(canaryPort), 'tip.cookie.yaml': spec, 'cookie.config.ts': `export default { recording: { video: false, audio: false }, browser: { cdpEndpoint: '${ws}' } };\n` });
+    const before = canaryHits;
+    await runCli(['test', dir, '--output-dir', path.join(dir, 'out'), '--steps', '5', '--silent'], { cwd: dir });
+    const run = readResults(path.join(dir, 'out'));
+    expect(run.evaluations[0]).toMatchObject({ status: 'scored' });
+    expect(canaryHits - before).toBe(0);
+    expect(chrome.exitCode).toBeNull(); // Cookie disconnected; the user's browser keeps running
+  });
+
+  it('an unreachable endpoint is one clear line with the fix', async () => {
+    const dir = tmpDir('cookie-remote-bad-');
+    const port = await getPort();
+    writeFiles(dir, { 'tip.html': page(canaryPort), 'tip.cookie.yaml': spec, 'cookie.config.ts': `export default { browser: { wsEndpoint: 'ws://127.0.0.1:${port}/' } };\n` });
+    const r = await runCli(['test', dir, '--output-dir', path.join(dir, 'out')], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(/could not connect to the Playwright server at ws:\/\/127\.0\.0\.1:\d+\/: .*Fix: start it/);
+  });
+});
