@@ -135,7 +135,7 @@ export function registerGenerate(cli: CAC): void {
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }
-        if (tty) process.stdout.write('\n');
+        process.stdout.write(tty ? '\n' : `${line()}\n`);
         const { rows, totals } = writeLedger(outDir);
         const mine = totals.filter((t) => t.model === model.model && t.mode === mode);
         console.log(`\nLedger (${rows.filter((r) => r.model === model.model && r.mode === mode).length} rows, ${path.join(outDir, 'ledger.json')}):`);
