@@ -286,3 +286,28 @@ describe('generation sessions against local wire-format servers', () => {
     }
   });
 });
+
+describe('spec generate: and score changes', () => {
+  it('a candidate may declare generate instead of path; both, neither or a bad model is a clear error', async () => {
+    const { resolveSpec } = await import('../../src/spec/load.js');
+    const query = { id: 'q', prompt: 'A todo list', language: 'en', kind: 'dynamic' };
+    const { suite } = resolveSpec({ query, candidates: [{ name: 'gen', generate: { model: 'openai:gen-model', mode: 'react', prompt: 'p.md' } }] }, '/specs/s.cookie.yaml');
+    expect(suite.candidates[0]).toMatchObject({ name: 'gen', mode: 'react', generate: { model: 'openai:gen-model', mode: 'react', prompt: '/specs/p.md' } });
+    expect(() => resolveSpec({ query, candidates: [{ name: 'x', mode: 'html', path: 'a.html', generate: { model: 'openai:m', mode: 'html' } }] }, '/specs/s.cookie.yaml')).toThrow('/specs/s.cookie.yaml: candidates.0.generate: is given together with `path`. Fix: give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it');
+    expect(() => resolveSpec({ query, candidates: [{ name: 'x', mode: 'html' }] }, '/specs/s.cookie.yaml')).toThrow(/candidates\.0\.path: is missing/);
+    expect(() => resolveSpec({ query, candidates: [{ name: 'x', generate: { model: 'gpt-4.1', mode: 'html' } }] }, '/specs/s.cookie.yaml')).toThrow(/candidates\.0\.generate\.model/);
+  });
+
+  it('score changes: per candidate and query, only what was evaluated again, unscored counted 0', async () => {
+    const { scoreChanges, formatScoreChanges } = await import('../../src/generate/compare.js');
+    const ev = (id: string, total: number | null, extra: object = {}) => ({ id, queryId: id.split('/')[0], candidate: id.split('/')[1], status: total === null ? 'generation-failed' : 'scored', scores: total === null ? null : { functionality: total, aesthetics: total, total }, ...extra }) as never;
+    const prev = [ev('a/gen', 50, { generation: { promptHash: 'h1' } }), ev('b/gen', null, { generation: { promptHash: 'h1' } }), ev('c/gen', 70)];
+    const next = [ev('a/gen', 62.5, { generation: { promptHash: 'h2' } }), ev('b/gen', 40, { generation: { promptHash: 'h2' } }), ev('c/gen', 70, { cached: true })];
+    const ch = scoreChanges(prev, next);
+    expect(ch.map((c) => [c.queryId, c.delta, c.regenerated])).toEqual([['a', 12.5, true], ['b', 40, true]]);
+    expect(formatScoreChanges(ch)).toEqual([
+      'score change: a × gen: total 50 → 62.5 (+12.5), F 50 → 62.5, A 50 → 62.5 [regenerated: generation prompt or settings changed]',
+      'score change: b × gen: total generation-failed → 40 (+40) [regenerated: generation prompt or settings changed]',
+    ]);
+  });
+});
