@@ -171,6 +171,10 @@ async function generateReact(query: Query, o: GenerateOptions, prompt: Generatio
     }
     // the harness's own check of the final state: what the evaluation will build
     if (tools.dirty || !tools.lastBuild) await tools.run('build', {});
+    if (tools.lastBuild?.harnessError) {
+      writeJsonAtomic(paths.transcript, { query: query.id, endedBecause: `harness-error: ${tools.lastBuild.harnessError}`, steps: session.transcript });
+      return { status: 'error', reason: `the build could not run: ${tools.lastBuild.harnessError}` };
+    }
     const ok = !!tools.lastBuild?.ok;
     writeJsonAtomic(paths.transcript, { query: query.id, endedBecause: session.endedBecause, steps: session.transcript, plan: tools.plan });
     writeTextAtomic(paths.buildLog, tools.buildLogs.join('\n\n') + '\n');

@@ -163,7 +163,12 @@ export default function App() {
         case 0:
           return anthropicTools([{ name: 'update_plan', args: { steps: [{ step: 'Write the checklist in src/App.tsx', status: 'in_progress' }, { step: 'Build and fix', status: 'pending' }] } }, { name: 'list_files', args: { path: 'src' } }]);
         case 1:
-          return anthropicTools([{ name: 'create_file', args: { path: 'src/App.tsx', content: broken } }, { name: 'build', args: {} }]);
+          return anthropicTools([
+            { name: 'npm_install', args: { packages: ['github:someone/camp-icons'] } }, // refused: not from the registry
+            { name: 'npm_install', args: { packages: ['zustand@^5'] } },
+            { name: 'create_file', args: { path: 'src/App.tsx', content: broken } },
+            { name: 'build', args: {} },
+          ]);
         case 2:
           // the build failed on an icon lucide-react does not have: swap it for one it has
           return anthropicTools([{ name: 'grep', args: { pattern: 'ForkKnife' } }, { name: 'edit_file', args: { path: 'src/App.tsx', old_string: 'ForkKnife', new_string: 'Flame', replace_all: true } }, { name: 'build', args: {} }]);
@@ -175,7 +180,7 @@ export default function App() {
     closers.push(srv.close);
     const dir = tmpDir('cookie-gen-react-');
     writeFiles(dir, { 'q.jsonl': jsonl([{ data_id: 'camp', query: 'Une liste de matériel de camping avec le poids total.', L1: 'Dynamic web pages', language: 'French' }]), 'cookie.config.ts': FAST });
-    const r = await runCli(['generate', '--queries', 'q.jsonl', '--model', 'anthropic:claude-gen', '--base-url', srv.url, '--mode', 'react', '--out', 'out', '--steps', '20'], { cwd: dir });
+    const r = await runCli(['generate', '--queries', 'q.jsonl', '--model', 'anthropic:claude-gen', '--base-url', srv.url, '--mode', 'react', '--out', 'out', '--steps', '20'], { cwd: dir, timeoutMs: 1_100_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const p = generationPaths(path.join(dir, 'out'), 'claude-gen', 'camp', 'react');
@@ -183,8 +188,12 @@ export default function App() {
     expect(row).toMatchObject({ status: 'done', calls: 4, react: { endedBecause: 'finished', builds: 2, lastBuildOk: true } });
     expect(row.costUsd).toBe((4 * 1500 * 3 + 4 * 400 * 15) / 1e6);
     const transcript = JSON.parse(fs.readFileSync(p.transcript, 'utf8')) as { steps: { tool: string; ok: boolean; result: string }[] };
-    expect(transcript.steps.map((s) => `${s.tool}:${s.ok}`)).toEqual(['update_plan:true', 'list_files:true', 'create_file:true', 'build:false', 'grep:true', 'edit_file:true', 'build:true', 'finish:true']);
-    expect(transcript.steps[3]!.result).toMatch(/missing-icon[\s\S]*ForkKnife/);
+    expect(transcript.steps.map((s) => `${s.tool}:${s.ok}`)).toEqual(['update_plan:true', 'list_files:true', 'npm_install:false', 'npm_install:true', 'create_file:true', 'build:false', 'grep:true', 'edit_file:true', 'build:true', 'finish:true']);
+    expect(transcript.steps[2]!.result).toMatch(/only packages from the npm registry/);
+    expect(transcript.steps[5]!.result).toMatch(/missing-icon[\s\S]*ForkKnife/);
+    const pkg = JSON.parse(fs.readFileSync(path.join(p.artifact, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.zustand).toMatch(/^\^5\./);
+    expect(fs.readFileSync(path.join(p.artifact, 'package-lock.json'), 'utf8')).toContain('node_modules/zustand');
     const log = fs.readFileSync(p.buildLog, 'utf8');
     expect(log).toMatch(/── build 1: failed \(missing-icon\)[\s\S]*── build 2: ok[\s\S]*build: npm run build → exit 0/);
     expect(fs.readFileSync(path.join(p.artifact, 'src/App.tsx'), 'utf8')).toContain("import { Tent, Backpack, Flame } from 'lucide-react'");
@@ -193,7 +202,7 @@ export default function App() {
     expect(fs.existsSync(path.join(p.artifact, 'package-lock.json'))).toBe(true);
     expect(JSON.stringify(srv.requests[2]!.body)).toContain('ForkKnife');
     expect(r.stdout).toMatch(/claude-gen +react +1 +1 +0 +0 +0 +4 +6000 +1600/);
-  });
+  }, 1_200_000); // two real installs and builds (npm ci, tsc, vite): minutes on a shared 2-core machine
 });
 
 describe('cookie test --watch with a generated candidate', () => {

@@ -311,3 +311,28 @@ describe('spec generate: and score changes', () => {
     ]);
   });
 });
+
+describe('React host and harness failures', () => {
+  it('finds dependencies that are not from the registry', async () => {
+    const { nonRegistryDependencies } = await import('../../src/generate/react/host.js');
+    expect(nonRegistryDependencies({ dependencies: { react: '^19.3.1', zustand: 'latest', evil: 'git+https://example.com/e.git', local: 'file:../x' }, devDependencies: { vite: '~7.3.8', alias: 'npm:react@18' } })).toEqual(['evil: git+https://example.com/e.git', 'local: file:../x', 'alias: npm:react@18']);
+  });
+
+  it('a build the sandbox cannot run ends the session as an error (retried later), not as the model’s build failure', async () => {
+    const sandboxDown: ToolHost = { build: async () => ({ ok: false, log: 'the build could not run', harnessError: 'bubblewrap is not usable here' }), npmInstall: async () => ({ ok: true, text: 'added' }) };
+    const server = await startFakeLlm(() => openaiTools([{ name: 'create_file', args: { path: 'src/App.tsx', content: 'export default function App() { return <h1>Hi</h1>; }' } }, { name: 'build', args: {} }]));
+    const out = tmp();
+    try {
+      const model = parseModelFlag('openai:gen-model', { baseURL: `${server.url}/v1` });
+      const { records } = await generateAll({ queries: [q('x', 'Hello page')], outDir: out, settings: { model, mode: 'react' }, prices: {}, host, toolHost: sandboxDown });
+      expect(records[0]).toMatchObject({ status: 'error', reason: 'harness-error: bubblewrap is not usable here' });
+      expect(server.requests).toHaveLength(1);
+      const p = generationPaths(out, 'gen-model', 'x', 'react');
+      expect(fs.existsSync(p.artifact)).toBe(false);
+      expect(isDone(p, records[0]!.settingsHash)).toBe(false);
+    } finally {
+      await server.close();
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -30,11 +30,11 @@ export interface TranscriptEntry {
 
 /** How a React session ended. */
 export interface ReactSession {
-  /** `finished` | `step-budget` | `token-budget` | `no-tool-call` | `model-error: …` */
+  /** `finished` | `step-budget` | `token-budget` | `no-tool-call` | `model-error: …` | `harness-error: …` */
   endedBecause: string;
   steps: number;
   transcript: TranscriptEntry[];
-  /** True when the session ended because the model could not be reached (the generation is retried later). */
+  /** True when the session ended for a reason that is not the model's (it could not be reached, or the build sandbox failed): the generation is retried later. */
   modelError: boolean;
 }
 
@@ -113,6 +113,10 @@ export async function runReactSession(client: ModelClient, system: string, query
         const r = await tools.run(call.name, call.arguments);
         answer = r.text;
         ok = r.ok;
+      }
+      if (tools.lastBuild?.harnessError) {
+        transcript.push({ ...entry, ok: false, result: String(cut(answer, 4000)), ms: Date.now() - t0 });
+        return end(`harness-error: ${tools.lastBuild.harnessError}`, true);
       }
       entry.ok = ok;
       entry.result = String(cut(answer, 4000));

@@ -24,6 +24,8 @@ export interface BuildOutcome {
   log: string;
   /** Recognised cause of a failure (see diagnoseBuildLog), e.g. `missing-icon`. */
   cause?: string;
+  /** Set when the build could not run for a reason that is Cookie's, not the project's (no sandbox here): the session stops and the generation is retried later. */
+  harnessError?: string;
 }
 
 /** What the tools need from outside the project folder: the sandboxed build and npm install. */
