@@ -131,7 +131,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
   const names = new Set<string>();
   spec.candidates.forEach((c, i) => {
     if (names.has(c.name)) throw new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name');
-    if (!!c.path === !!c.generate) throw new InputError(file, `candidates.${i}.${c.path ? 'generate' : 'path'}`, c.path ? 'is given together with `path`' : 'is missing', 'give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it');
+    if (!!c.path === !!c.generate) throw new InputError(file, `candidates.${i}.${c.path ? 'generate' : 'path'}`, c.path ? 'is given together with `path`' : 'is missing', c.path ? 'give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it, not both' : `${SPEC_HINTS.path!}, or \`generate: { model, mode, prompt }\` to have Cookie generate it`);
     if (!c.mode && !c.generate) throw new InputError(file, `candidates.${i}.mode`, 'is missing', 'use "html" (a file or a static folder) or "react" (a Vite project folder)');
     if (c.mode && c.generate && c.mode !== c.generate.mode) throw new InputError(file, `candidates.${i}.mode`, `is "${c.mode}" but generate.mode is "${c.generate.mode}"`, 'leave out `mode` (generate.mode gives it) or make them match');
     names.add(c.name);

@@ -293,7 +293,7 @@ describe('spec generate: and score changes', () => {
     const query = { id: 'q', prompt: 'A todo list', language: 'en', kind: 'dynamic' };
     const { suite } = resolveSpec({ query, candidates: [{ name: 'gen', generate: { model: 'openai:gen-model', mode: 'react', prompt: 'p.md' } }] }, '/specs/s.cookie.yaml');
     expect(suite.candidates[0]).toMatchObject({ name: 'gen', mode: 'react', generate: { model: 'openai:gen-model', mode: 'react', prompt: '/specs/p.md' } });
-    expect(() => resolveSpec({ query, candidates: [{ name: 'x', mode: 'html', path: 'a.html', generate: { model: 'openai:m', mode: 'html' } }] }, '/specs/s.cookie.yaml')).toThrow('/specs/s.cookie.yaml: candidates.0.generate: is given together with `path`. Fix: give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it');
+    expect(() => resolveSpec({ query, candidates: [{ name: 'x', mode: 'html', path: 'a.html', generate: { model: 'openai:m', mode: 'html' } }] }, '/specs/s.cookie.yaml')).toThrow('/specs/s.cookie.yaml: candidates.0.generate: is given together with `path`. Fix: give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it, not both');
     expect(() => resolveSpec({ query, candidates: [{ name: 'x', mode: 'html' }] }, '/specs/s.cookie.yaml')).toThrow(/candidates\.0\.path: is missing/);
     expect(() => resolveSpec({ query, candidates: [{ name: 'x', generate: { model: 'gpt-4.1', mode: 'html' } }] }, '/specs/s.cookie.yaml')).toThrow(/candidates\.0\.generate\.model/);
   });
