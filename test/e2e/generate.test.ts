@@ -130,12 +130,12 @@ describe('resume', () => {
 describe('React mode with the real candidate-build sandbox', () => {
   it('a scripted session over the Anthropic wire creates files, builds, hits a build error, fixes it and finishes; transcript and build log are kept', async () => {
     const broken = `import { useState } from 'react';
-import { Tent, Backpack, ForkKnife } from 'lucide-react';
+import { Tent, Backpack, MarshmallowStick } from 'lucide-react';
 
 const items = [
   { name: 'Tente', kg: 2.4, Icon: Tent },
   { name: 'Sac à dos', kg: 1.6, Icon: Backpack },
-  { name: 'Réchaud', kg: 0.4, Icon: ForkKnife },
+  { name: 'Réchaud', kg: 0.4, Icon: MarshmallowStick },
 ];
 
 export default function App() {
@@ -171,7 +171,7 @@ export default function App() {
           ]);
         case 2:
           // the build failed on an icon lucide-react does not have: swap it for one it has
-          return anthropicTools([{ name: 'grep', args: { pattern: 'ForkKnife' } }, { name: 'edit_file', args: { path: 'src/App.tsx', old_string: 'ForkKnife', new_string: 'Flame', replace_all: true } }, { name: 'build', args: {} }]);
+          return anthropicTools([{ name: 'grep', args: { pattern: 'MarshmallowStick' } }, { name: 'edit_file', args: { path: 'src/App.tsx', old_string: 'MarshmallowStick', new_string: 'Flame', replace_all: true } }, { name: 'build', args: {} }]);
         default:
           return anthropicTools([{ name: 'finish', args: { summary: 'Camping checklist with a weight counter' } }]);
       }
@@ -180,7 +180,7 @@ export default function App() {
     closers.push(srv.close);
     const dir = tmpDir('cookie-gen-react-');
     writeFiles(dir, { 'q.jsonl': jsonl([{ data_id: 'camp', query: 'Une liste de matériel de camping avec le poids total.', L1: 'Dynamic web pages', language: 'French' }]), 'cookie.config.ts': FAST });
-    const r = await runCli(['generate', '--queries', 'q.jsonl', '--model', 'anthropic:claude-gen', '--base-url', srv.url, '--mode', 'react', '--out', 'out', '--steps', '20'], { cwd: dir, timeoutMs: 1_100_000 });
+    const r = await runCli(['generate', '--queries', 'q.jsonl', '--model', 'anthropic:claude-gen', '--base-url', srv.url, '--mode', 'react', '--out', 'out', '--steps', '20'], { cwd: dir, timeoutMs: 2_400_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const p = generationPaths(path.join(dir, 'out'), 'claude-gen', 'camp', 'react');
@@ -190,7 +190,7 @@ export default function App() {
     const transcript = JSON.parse(fs.readFileSync(p.transcript, 'utf8')) as { steps: { tool: string; ok: boolean; result: string }[] };
     expect(transcript.steps.map((s) => `${s.tool}:${s.ok}`)).toEqual(['update_plan:true', 'list_files:true', 'npm_install:false', 'npm_install:true', 'create_file:true', 'build:false', 'grep:true', 'edit_file:true', 'build:true', 'finish:true']);
     expect(transcript.steps[2]!.result).toMatch(/only packages from the npm registry/);
-    expect(transcript.steps[5]!.result).toMatch(/missing-icon[\s\S]*ForkKnife/);
+    expect(transcript.steps[5]!.result).toMatch(/missing-icon[\s\S]*MarshmallowStick/);
     const pkg = JSON.parse(fs.readFileSync(path.join(p.artifact, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies.zustand).toMatch(/^\^5\./);
     expect(fs.readFileSync(path.join(p.artifact, 'package-lock.json'), 'utf8')).toContain('node_modules/zustand');
@@ -200,9 +200,9 @@ export default function App() {
     // the project is the template plus the model's edits, without build output or node_modules
     expect(fs.existsSync(path.join(p.artifact, 'node_modules'))).toBe(false);
     expect(fs.existsSync(path.join(p.artifact, 'package-lock.json'))).toBe(true);
-    expect(JSON.stringify(srv.requests[2]!.body)).toContain('ForkKnife');
+    expect(JSON.stringify(srv.requests[2]!.body)).toContain('MarshmallowStick');
     expect(r.stdout).toMatch(/claude-gen +react +1 +1 +0 +0 +0 +4 +6000 +1600/);
-  }, 1_200_000); // two real installs and builds (npm ci, tsc, vite): minutes on a shared 2-core machine
+  }, 2_500_000); // two real installs and builds (npm ci, tsc, vite): minutes on a shared 2-core machine
 });
 
 describe('cookie test --watch with a generated candidate', () => {

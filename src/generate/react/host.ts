@@ -69,9 +69,11 @@ export function sandboxHost(o: HostOptions): ToolHost {
         fs.copyFileSync(pkgFile, path.join(proj, 'package.json'));
         if (fs.existsSync(path.join(root, 'package-lock.json'))) fs.copyFileSync(path.join(root, 'package-lock.json'), path.join(proj, 'package-lock.json'));
         const registry = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY;
-        fs.writeFileSync(path.join(home, '.npmrc'), ['ignore-scripts=true', 'git=/bin/false', 'audit=false', 'fund=false', 'update-notifier=false', ...(registry ? [`registry=${registry}`] : []), ''].join('\n'));
+        // a host CA bundle (an intercepting proxy's) is a public certificate, not a secret: keep TLS working
+        const ca = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? process.env.NODE_EXTRA_CA_CERTS : null;
+        fs.writeFileSync(path.join(home, '.npmrc'), ['ignore-scripts=true', 'git=/bin/false', 'audit=false', 'fund=false', 'update-notifier=false', ...(registry ? [`registry=${registry}`] : []), ...(ca ? [`cafile=${ca}`] : []), ''].join('\n'));
         fs.mkdirSync(o.npmCache, { recursive: true });
-        const env = safeEnv({ HOME: home, npm_config_userconfig: path.join(home, '.npmrc'), npm_config_globalconfig: path.join(home, 'global-npmrc'), npm_config_cache: o.npmCache, CI: 'true' });
+        const env = safeEnv({ HOME: home, npm_config_userconfig: path.join(home, '.npmrc'), npm_config_globalconfig: path.join(home, 'global-npmrc'), npm_config_cache: o.npmCache, CI: 'true', ...(ca ? { NODE_EXTRA_CA_CERTS: ca } : {}) });
         const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(dev ? ['--save-dev'] : []), '--', ...packages];
         const r = await runCommand('npm', args, { cwd: proj, env, timeoutMs: o.installTimeoutMs, tailLines: 30 });
         if (r.code !== 0) return { ok: false, text: `npm install failed${r.timedOut ? ' (time-out)' : ''}:\n${r.tail}` };
