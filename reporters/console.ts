@@ -20,6 +20,7 @@ function statusWord(r: EvaluationResult): string {
   if (r.expectStatus && r.expectStatus !== 'scored') return r.passed ? pc.green(`${r.status} (expected)`) : pc.red(`${r.status} (expected ${r.expectStatus})`);
   if (r.status === 'error') return pc.red(`error (${r.error?.stage})`);
   if (r.status === 'build-failed') return pc.red('build-failed');
+  if (r.status === 'generation-failed') return pc.red('generation-failed');
   return r.passed ? pc.green('pass') : pc.yellow('below threshold');
 }
 

@@ -49,6 +49,7 @@ export class JunitReporter implements Reporter {
         if (r.passed) {
           if (r.status !== 'scored') lines.unshift(`${r.status} as expected: ${r.error?.message ?? r.build?.summary ?? ''}`);
         } else if (r.status === 'error') tc.error(`${r.error?.stage}: ${r.error?.message}`, 'CookieError');
+        else if (r.status === 'generation-failed') tc.failure(r.error?.message ?? 'generation failed', 'GenerationFailed');
         else if (r.status === 'build-failed') tc.failure(`${r.build?.step ?? 'build'} failed: ${r.build?.summary ?? r.error?.message ?? ''}`, 'BuildFailed');
         else tc.failure(`below threshold: ${thresholdText(r)}`, 'BelowThreshold');
         tc.standardOutput(lines.join('\n'));

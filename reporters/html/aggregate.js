@@ -70,6 +70,11 @@ export function aggregate(evaluations) {
       { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     );
     usage.costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
+    // generation (cookie generate / a spec's generate:) and judge cost apart, for cost per point side by side
+    const r6 = (x) => Math.round(x * 1e6) / 1e6;
+    const gens = evs.map((e) => e.generation).filter(Boolean);
+    const generation = gens.reduce((g, x) => ({ inputTokens: g.inputTokens + x.inputTokens, outputTokens: g.outputTokens + x.outputTokens, cachedTokens: g.cachedTokens + x.cachedTokens, costUsd: r6(g.costUsd + x.costUsd) }), { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 });
+    const judgeCostUsd = r6(evs.reduce((c, e) => c + (e.judgeStages || []).reduce((s, st) => s + (st.usage ? st.usage.costUsd : 0), 0), 0));
     const overall = means(evs);
     out.push({
       candidate,
@@ -86,6 +91,10 @@ export function aggregate(evaluations) {
       pairs: games,
       usage,
       costPerPoint: overall.total ? Math.round((usage.costUsd / overall.total) * 1e6) / 1e6 : null,
+      generation: gens.length ? { ...generation, queries: gens.length, tokensPerQuery: Math.round((generation.inputTokens + generation.outputTokens) / gens.length) } : null,
+      generationCostUsd: generation.costUsd,
+      judgeCostUsd,
+      totalCostPerPoint: overall.total ? r6((usage.costUsd + generation.costUsd) / overall.total) : null,
     });
   }
   return out.sort((a, b) => (b.overall.total ?? 0) - (a.overall.total ?? 0));

@@ -34,10 +34,10 @@
         <span class="muted">${evs.length} evaluations shown</span>
       </section>
       <table class="board" data-testid="leaderboard">
-        <thead><tr><th rowspan="2">#</th><th rowspan="2">Candidate</th><th rowspan="2">Mode</th><th colspan="3">Dynamic</th><th colspan="3">Static</th><th colspan="3">Overall</th><th rowspan="2">Runnable</th><th rowspan="2">Win rate</th><th rowspan="2">Cost (USD)</th></tr>
+        <thead><tr><th rowspan="2">#</th><th rowspan="2">Candidate</th><th rowspan="2">Mode</th><th colspan="3">Dynamic</th><th colspan="3">Static</th><th colspan="3">Overall</th><th rowspan="2">Runnable</th><th rowspan="2">Win rate</th><th rowspan="2">Cost (USD)</th><th rowspan="2">Generation (USD)</th><th rowspan="2">Judge (USD)</th><th rowspan="2">USD / point</th></tr>
         <tr><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total</th></tr></thead>
         <tbody>${rows
-          .map((r, i) => `<tr data-testid="board-row"><td>${i + 1}</td><td>${h(r.candidate)}</td><td><span class="tag">${h(r.mode === 'react' ? 'React' : 'HTML')}</span></td>${cell(r.byPageType.dynamic)}${cell(r.byPageType.static)}${cell(r.overall)}<td>${pct(r.runnableRate)}</td><td>${pct(r.winRate)}</td><td>${r.usage.costUsd ? r.usage.costUsd.toFixed(4) : '–'}</td></tr>`)
+          .map((r, i) => `<tr data-testid="board-row"><td>${i + 1}</td><td>${h(r.candidate)}</td><td><span class="tag">${h(r.mode === 'react' ? 'React' : 'HTML')}</span></td>${cell(r.byPageType.dynamic)}${cell(r.byPageType.static)}${cell(r.overall)}<td>${pct(r.runnableRate)}</td><td>${pct(r.winRate)}</td><td>${r.usage.costUsd ? r.usage.costUsd.toFixed(4) : '–'}</td><td data-testid="generation-cost">${r.generation ? r.generationCostUsd.toFixed(4) : '–'}</td><td data-testid="judge-cost">${r.judgeCostUsd ? r.judgeCostUsd.toFixed(4) : '–'}</td><td data-testid="cost-per-point">${r.totalCostPerPoint !== null && (r.usage.costUsd || r.generationCostUsd) ? r.totalCostPerPoint.toFixed(6) : '–'}</td></tr>`)
           .join('')}</tbody>
       </table>
       <h2>Evaluations</h2>

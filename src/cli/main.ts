@@ -4,6 +4,7 @@ import { cac } from 'cac';
 import pc from 'picocolors';
 import { agreementFromFiles } from '../analysis/agreement.js';
 import { registerBench } from './bench.js';
+import { registerGenerate } from './generate.js';
 import { loadConfig, resolveConfig } from '../config/load.js';
 import { makeJudge } from '../judge/index.js';
 import { startStaticServer } from '../deploy/static-server.js';
@@ -225,6 +226,7 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   registerBench(cli);
+  registerGenerate(cli);
 
   cli.help();
   cli.version(COOKIE_VERSION);

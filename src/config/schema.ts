@@ -61,7 +61,7 @@ export const modelSchema = z
   .strict();
 
 /** Prices in USD per million tokens, by model name. */
-const priceTable = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict());
+const priceTable = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), /** Optional price of input tokens read from the provider's prompt cache (else the input price). */ cachedInput: z.number().min(0).optional() }).strict());
 
 const reporterEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
 

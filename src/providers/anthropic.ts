@@ -63,6 +63,6 @@ export class AnthropicProvider implements ChatProvider {
       if (b.type === 'text') text += b.text;
       else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, arguments: b.input });
     }
-    return { text, toolCalls, usage: { inputTokens: res.usage?.input_tokens ?? 0, outputTokens: res.usage?.output_tokens ?? 0 }, model: res.model ?? this.model };
+    return { text, toolCalls, usage: { inputTokens: res.usage?.input_tokens ?? 0, outputTokens: res.usage?.output_tokens ?? 0, ...(res.usage?.cache_read_input_tokens ? { cachedInputTokens: res.usage.cache_read_input_tokens } : {}) }, model: res.model ?? this.model };
   }
 }

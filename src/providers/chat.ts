@@ -45,6 +45,8 @@ export interface ChatRequest {
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens served from the provider's prompt cache, when it says (OpenAI: part of inputTokens; Anthropic: cache reads, counted apart from inputTokens). */
+  cachedInputTokens?: number;
 }
 
 /** One response. */

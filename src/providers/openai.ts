@@ -63,7 +63,7 @@ export class OpenAIProvider implements ChatProvider {
         const parsed = parseArguments(c.function.arguments);
         return [{ id: c.id, name: c.function.name, arguments: parsed.value, ...(parsed.error ? { parseError: parsed.error } : {}) }];
       }),
-      usage: { inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: res.usage?.completion_tokens ?? 0 },
+      usage: { inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: res.usage?.completion_tokens ?? 0, ...(res.usage?.prompt_tokens_details?.cached_tokens ? { cachedInputTokens: res.usage.prompt_tokens_details.cached_tokens } : {}) },
       model: res.model ?? this.model,
     };
   }

@@ -42,10 +42,10 @@ export function hashArtifact(p: string): string {
   return h.digest('hex');
 }
 
-/** Hash of every prompt file (prompt versions are part of the key). */
+/** Hash of every prompt file (prompt versions are part of the key) but the generation prompts (`generate-*`: they change the artifact, which is hashed itself). */
 function promptsHash(): string {
   const h = crypto.createHash('sha256');
-  for (const f of fs.existsSync(PROMPTS_DIR) ? fs.readdirSync(PROMPTS_DIR).sort() : []) h.update(f).update(fs.readFileSync(path.join(PROMPTS_DIR, f)));
+  for (const f of fs.existsSync(PROMPTS_DIR) ? fs.readdirSync(PROMPTS_DIR).sort() : []) if (!f.startsWith('generate-')) h.update(f).update(fs.readFileSync(path.join(PROMPTS_DIR, f)));
   return h.digest('hex').slice(0, 16);
 }
 

@@ -7,6 +7,7 @@ import { deploy, type Deployment } from '../deploy/deploy.js';
 import { isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure } from '../deploy/project.js';
+import { generationOf } from '../generate/spec.js';
 import { ArtifactError } from '../errors.js';
 import type { Agent } from '../interact/agent.js';
 import { OfflineExplorer } from '../interact/agents/explorer.js';
@@ -213,7 +214,13 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     return r;
   };
 
+  // a candidate Cookie generated carries its ledger row (model, tokens, cost); a generation that gave no
+  // HTML is the model's failure (generation-failed), one that could not reach the model is an error
+  const gen = generationOf(task.candidate.artifactPath);
+  if (gen) base.generation = { status: gen.status, provider: gen.provider, model: gen.model, mode: gen.mode, promptHash: gen.promptHash, calls: gen.calls, inputTokens: gen.inputTokens, outputTokens: gen.outputTokens, cachedTokens: gen.cachedTokens, wallMs: gen.wallMs, costUsd: gen.costUsd, ...(gen.reason ? { reason: gen.reason } : {}) };
   if (!fs.existsSync(task.candidate.artifactPath)) {
+    if (gen?.status === 'generation-failed') return done({ ...base, status: 'generation-failed', error: { stage: 'generate', message: `generation failed: ${gen.reason ?? 'no HTML in the reply'} (reply kept beside the candidate)` } });
+    if (gen?.status === 'error') return done({ ...base, error: { stage: 'generate', message: gen.reason ?? 'the model could not be reached' } });
     return done({ ...base, error: { stage: 'load', message: `artifact not found: ${task.candidate.artifactPath}` } });
   }
   let evidence: Evidence;

@@ -13,6 +13,7 @@ import { makeJudge } from '../judge/index.js';
 import { discoverSpecs } from '../spec/discover.js';
 import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
+import { generationInputs, prepareGenerated } from '../generate/spec.js';
 import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } from '../types.js';
 import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
@@ -152,6 +153,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
 
   const allTasks = expandTasks(suites, config.thresholds);
   const tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
+  // candidates a spec asks Cookie to generate (`generate:`): generated now when missing or stale
+  try {
+    await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || process.stdout.write(`${line}\n`)));
+  } catch (e) {
+    await reporter.onError((e as Error).message);
+    return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
+  }
+  inputs.push(...generationInputs(tasks));
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
   const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));

@@ -2,6 +2,8 @@ import path from 'node:path';
 import chokidar from 'chokidar';
 import pc from 'picocolors';
 import { runCookie, type RunOptions } from './run.js';
+import { formatScoreChanges, scoreChanges } from '../generate/compare.js';
+import type { EvaluationResult } from '../types.js';
 
 /** Quiet time after the last change before re-running, ms. */
 export const DEBOUNCE_MS = 300;
@@ -19,6 +21,7 @@ export const DEBOUNCE_MS = 300;
  */
 export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): Promise<() => Promise<void>> {
   let runs = 0;
+  let previous: EvaluationResult[] | null = null;
   let running = false;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
@@ -38,6 +41,9 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
     try {
       const outcome = await runCookie({ ...o, cache: o.cache !== false });
       if (outcome.outputDir) outputDir = outcome.outputDir;
+      // per candidate and query: what the re-run changed against the previous run
+      if (outcome.run && previous) for (const line of formatScoreChanges(scoreChanges(previous, outcome.run.evaluations))) process.stdout.write(`${pc.cyan(line)}\n`);
+      if (outcome.run) previous = outcome.run.evaluations;
       // the console reporter has listed them already when it ran
       if (!outcome.reported) for (const e of outcome.specErrors.flatMap((m) => m.split('\n'))) process.stdout.write(`${pc.red('✗')} ${e}\n`);
       const fresh = outcome.inputs.filter((p) => !watched.has(p));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError } from '../errors.js';
-import type { Query, SpecInput, Suite } from '../types.js';
+import type { CandidateMode, Query, SpecInput, Suite } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { timebox } from '../util/timebox.js';
 import { didYouMean } from '../util/did-you-mean.js';
@@ -15,7 +15,7 @@ import { SPEC_HINTS, specSchema } from './schema.js';
 const KNOWN = {
   '': ['query', 'queries', 'select', 'candidates', 'thresholds'],
   query: ['id', 'prompt', 'language', 'kind', 'category', 'difficulty'],
-  candidate: ['name', 'mode', 'path', 'thresholds', 'expectStatus'],
+  candidate: ['name', 'mode', 'path', 'generate', 'thresholds', 'expectStatus'],
   thresholds: ['functionality', 'aesthetics', 'total'],
 };
 
@@ -131,6 +131,9 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
   const names = new Set<string>();
   spec.candidates.forEach((c, i) => {
     if (names.has(c.name)) throw new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name');
+    if (!!c.path === !!c.generate) throw new InputError(file, `candidates.${i}.${c.path ? 'generate' : 'path'}`, c.path ? 'is given together with `path`' : 'is missing', c.path ? 'give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it, not both' : `${SPEC_HINTS.path!}, or \`generate: { model, mode, prompt }\` to have Cookie generate it`);
+    if (!c.mode && !c.generate) throw new InputError(file, `candidates.${i}.mode`, 'is missing', 'use "html" (a file or a static folder) or "react" (a Vite project folder)');
+    if (c.mode && c.generate && c.mode !== c.generate.mode) throw new InputError(file, `candidates.${i}.mode`, `is "${c.mode}" but generate.mode is "${c.generate.mode}"`, 'leave out `mode` (generate.mode gives it) or make them match');
     names.add(c.name);
   });
   problems.push(...typos.map((t) => `${file}: ${t.path ? `${t.path}.` : ''}${t.key}: unknown key — did you mean "${t.suggestion}"? (extra keys are allowed, but this one looks like a typo and is ignored)`));
@@ -138,7 +141,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
     suite: {
       file,
       queries,
-      candidates: spec.candidates.map((c) => ({ name: c.name, mode: c.mode, path: c.path, thresholds: c.thresholds, expectStatus: c.expectStatus })),
+      candidates: spec.candidates.map((c) => ({ name: c.name, mode: (c.mode ?? c.generate!.mode) as CandidateMode, ...(c.path ? { path: c.path } : {}), ...(c.generate ? { generate: { ...c.generate, ...(c.generate.prompt ? { prompt: path.resolve(dir, c.generate.prompt) } : {}) } } : {}), thresholds: c.thresholds, expectStatus: c.expectStatus })),
       thresholds: spec.thresholds ?? {},
     },
     problems,

@@ -21,13 +21,26 @@ export const inlineQuerySchema = z.looseObject({
   difficulty: z.string().optional(),
 });
 
-/** A candidate: a model's answer. */
+/** A generated candidate (`generate:` instead of `path:`): model as PROVIDER:MODEL or a model config, mode, system prompt file. */
+export const generateSchema = z.object({
+  model: z.union([
+    z.string().regex(/^(openai|anthropic):.+/, 'expected PROVIDER:MODEL'),
+    z.object({ provider: z.enum(['openai', 'anthropic']), model: z.string().min(1), baseURL: z.string().url().optional(), apiKeyEnv: z.string().optional(), temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().positive().optional() }).strict(),
+  ]),
+  mode: z.enum(['html', 'react']),
+  prompt: z.string().min(1).optional(),
+  steps: z.number().int().min(1).max(500).optional(),
+  tokenBudget: z.number().int().min(1000).optional(),
+}).strict();
+
+/** A candidate: a model's answer (a `path`), or one Cookie generates (`generate`). */
 export const candidateSchema = z.looseObject({
   name: z.union([z.string().min(1), z.number()]).transform(String),
-  mode: z.enum(['html', 'react']),
-  path: z.string().min(1),
+  mode: z.enum(['html', 'react']).optional(),
+  path: z.string().min(1).optional(),
+  generate: generateSchema.optional(),
   thresholds: thresholds.optional(),
-  expectStatus: z.enum(['scored', 'build-failed', 'error']).optional(),
+  expectStatus: z.enum(['scored', 'build-failed', 'generation-failed', 'error']).optional(),
 });
 
 /** The spec object. Exactly one of `query` or `queries` is required (checked after parsing). */
@@ -54,5 +67,6 @@ export const SPEC_HINTS: Record<string, string> = {
   functionality: 'use a number from 0 to 100',
   aesthetics: 'use a number from 0 to 100',
   total: 'use a number from 0 to 100',
-  expectStatus: 'use "scored", "build-failed" or "error"',
+  expectStatus: 'use "scored", "build-failed", "generation-failed" or "error"',
+  generate: 'give generate: { model: "openai:MODEL" (or { provider, model, baseURL }), mode: html | react, prompt?: FILE }',
 };

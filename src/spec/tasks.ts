@@ -18,7 +18,8 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
     const dir = path.dirname(suite.file);
     for (const query of suite.queries) {
       for (const c of suite.candidates) {
-        const artifactPath = path.resolve(dir, c.path.replaceAll('{data_id}', query.id));
+        // a generated candidate's path is set when it is generated (src/generate/spec.ts)
+        const artifactPath = c.path ? path.resolve(dir, c.path.replaceAll('{data_id}', query.id)) : '';
         let id = `${slug(query.id)}/${slug(c.name)}`;
         for (let n = 2; ids.has(id); n++) id = `${slug(query.id)}/${slug(c.name)}-${n}`;
         ids.add(id);
@@ -26,7 +27,7 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
           id,
           suiteFile: suite.file,
           query,
-          candidate: { name: c.name, mode: c.mode, artifactPath },
+          candidate: { name: c.name, mode: c.mode, artifactPath, ...(c.generate ? { generate: c.generate } : {}) },
           thresholds: { ...base, ...suite.thresholds, ...c.thresholds },
           ...(c.expectStatus ? { expectStatus: c.expectStatus } : {}),
         });
