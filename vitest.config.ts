@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // the CLI the e2e tests spawn runs the compiled dist/: built once here when stale
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
