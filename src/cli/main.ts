@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
-import { registerBench } from './bench.js';
 import { checkSchemaVersion } from '../errors.js';
 import type { Evidence } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
@@ -224,7 +223,8 @@ export async function main(argv: string[]): Promise<void> {
       }
     });
 
-  registerBench(cli);
+  // the data pipeline's modules (language tables, CSV) are not needed to print the version
+  if (!(argv.length === 3 && /^(-v|--version)$/.test(argv[2]!))) (await import('./bench.js')).registerBench(cli);
 
   cli.help();
   cli.version(COOKIE_VERSION);
