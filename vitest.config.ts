@@ -7,6 +7,8 @@ const scale = Math.max(1, Number(process.env.COOKIE_TEST_TIME_SCALE) || 1);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // the CLI the e2e tests spawn runs the compiled dist/: built once here when stale
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 900_000 * scale,
     hookTimeout: 900_000 * scale,
     pool: 'forks',

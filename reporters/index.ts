@@ -32,7 +32,7 @@ export function createReporters(entries: (string | [string, Record<string, unkno
 }
 
 /** Fan every event out to several reporters (Playwright's multiplexer); one failing reporter never stops the others. */
-export function multiplex(reporters: Reporter[]): Required<Reporter> {
+export function multiplex(reporters: Reporter[]): Required<Omit<Reporter, 'apiVersion'>> {
   const call = (hook: keyof Reporter) => async (...args: unknown[]) => {
     for (const r of reporters) {
       try {

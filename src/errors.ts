@@ -71,3 +71,38 @@ export class BrowserError extends CookieError {
     this.name = 'BrowserError';
   }
 }
+
+/**
+ * A results or evidence file was written by a Cookie with another schema (its `schemaVersion` is not the
+ * one this Cookie reads), or it is not a Cookie file at all.
+ */
+export class SchemaVersionError extends CookieError {
+  constructor(
+    readonly file: string,
+    readonly found: unknown,
+    readonly expected: number,
+  ) {
+    super('ERR_COOKIE_SCHEMA', `${file}: schemaVersion: is ${JSON.stringify(found) ?? 'missing'}, this Cookie reads ${expected}. Fix: re-run \`cookie test\` with this Cookie, or read the file with the Cookie version that wrote it`);
+    this.name = 'SchemaVersionError';
+  }
+}
+
+/** A stage of an evaluation failed for a reason that is Cookie's or the environment's, not the app's. */
+export class StageError extends CookieError {
+  constructor(
+    readonly stage: 'load' | 'deploy' | 'perceive' | 'interact' | 'judge',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('ERR_COOKIE_STAGE', message);
+    this.name = 'StageError';
+    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/** Check the `schemaVersion` of a results or evidence object read back from disk. @throws SchemaVersionError */
+export function checkSchemaVersion<T>(value: T, file: string, expected = 1): T {
+  const found = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (found !== expected) throw new SchemaVersionError(file, found, expected);
+  return value;
+}

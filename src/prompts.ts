@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from './util/package-root.js';
 
 /** Folder of Cookie's prompt files (our own files, versioned with the code). */
-export const PROMPTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'prompts');
+export const PROMPTS_DIR = path.join(packageRoot(), 'prompts');
 
 /** A loaded prompt template with the hash of its text (recorded with every result that used it). */
 export interface PromptTemplate {

@@ -88,6 +88,12 @@ export interface SpecInput {
     difficulty?: string;
   };
   queries?: string;
+  /**
+   * TypeScript specs only: fixture overrides and additions for this spec's evaluations (Playwright Test
+   * style; see `SpecFixtures` in src/runner/fixtures.ts), e.g. `page: async ({ page }, use) => { await
+   * page.addInitScript(…); await use(page); }`. Typed by `defineSpec`.
+   */
+  fixtures?: Record<string, unknown>;
   /** Optional subset of query ids to evaluate from `queries`. */
   select?: string[];
   candidates: CandidateSpec[];
@@ -100,6 +106,8 @@ export interface Suite {
   queries: Query[];
   candidates: CandidateSpec[];
   thresholds: Thresholds;
+  /** The spec's fixture overrides (TypeScript specs). */
+  fixtures?: Record<string, unknown>;
 }
 
 /** One unit of work: a query × a candidate, with the candidate's artifact path resolved. */
@@ -113,6 +121,8 @@ export interface EvaluationTask {
   expectStatus?: EvaluationStatus;
   /** Set when the run repeats each evaluation (`--repeat-each n`): this is trial `index` of `of`; `baseId` is the id without the `@index` suffix. */
   trial?: { index: number; of: number; baseId: string };
+  /** The spec's fixture overrides (functions; not serialized). */
+  fixtures?: Record<string, unknown>;
 }
 
 // ───────────────────────────── evidence: deploy ─────────────────────────────
@@ -524,6 +534,20 @@ export interface AgentProtocolRecord {
   safetyChecks?: { step: number; id: string; code: string | null; message: string | null; acknowledged: boolean }[];
 }
 
+/** The candidate's source files copied into the evidence folder, for judges that read source. */
+export interface SourceEvidence {
+  /** Folder below the evidence folder (`source`). */
+  dir: string;
+  /** The entry document, relative to `dir`. */
+  entry: string;
+  /** Copied files, relative to `dir`, entry first. */
+  files: string[];
+  /** Bytes copied. */
+  bytes: number;
+  /** True when files were left out because of the size cap. */
+  truncated: boolean;
+}
+
 /** Facts about the environment of a run, so a result can be reproduced and harness faults told apart. */
 export interface EnvironmentInfo {
   cookieVersion: string;
@@ -547,6 +571,12 @@ export interface Evidence {
   schemaVersion: 1;
   task: EvaluationTask;
   environment: EnvironmentInfo;
+  /** The viewport the agent and the video used (the widest configured), px. */
+  defaultViewport?: { width: number; height: number };
+  /** The candidate's source files, copied into the evidence folder (self-contained evidence). */
+  sources?: SourceEvidence | null;
+  /** Findings a spec's fixtures added (custom probes), by name; judges may read them. */
+  custom?: Record<string, unknown>;
   deploy: DeployEvidence | null;
   static: StaticPerception | null;
   interaction: InteractionTrace | null;
@@ -760,9 +790,12 @@ export interface RunStartInfo {
 
 /**
  * A pluggable reporter (Vitest/Playwright style): every hook is optional and may be async.
- * Reporters are created by name from the registry in `reporters/index.ts`.
+ * Config names one as a built-in name (registry in `reporters/index.ts`), `[name, options]`, the object,
+ * or a module path (src/plugins/api.ts `PluginEntry`).
  */
 export interface Reporter {
+  /** The reporter API version this reporter is written for (`REPORTER_API_VERSION`, now 1); absent means 1. */
+  readonly apiVersion?: 1;
   onRunStart?(info: RunStartInfo): void | Promise<void>;
   onEvaluationStart?(task: EvaluationTask): void | Promise<void>;
   onStageStart?(task: EvaluationTask, stage: Stage): void | Promise<void>;

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import fs from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from './util/package-root.js';
 
 /** Cookie's version, from package.json. */
-export const COOKIE_VERSION: string = (require('../package.json') as { version: string }).version;
+export const COOKIE_VERSION: string = (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -2,22 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
-import { agreementFromFiles } from '../analysis/agreement.js';
-import { registerBench } from './bench.js';
-import { registerGenerate } from './generate.js';
-import { loadConfig, resolveConfig } from '../config/load.js';
-import { makeJudge } from '../judge/index.js';
-import { startStaticServer } from '../deploy/static-server.js';
-import { meetsThresholds } from '../runner/evaluate.js';
-import { RESULTS_FILE, ResultsStore } from '../runner/results-store.js';
-import { CACHE_FILE, ResultCache } from '../runner/cache.js';
-import { runCookie } from '../runner/run.js';
-import { mergeReports } from '../runner/merge.js';
+import { checkSchemaVersion } from '../errors.js';
 import { parseShard } from '../runner/shard.js';
-import { watchCookie } from '../runner/watch.js';
 import type { Evidence } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
+import type { Judge } from '../plugins/api.js';
+import type { ResultsStore } from '../runner/results-store.js';
+
+// the commands' modules load when a command runs, so `cookie --version` and `--help` start fast
+const load = {
+  run: () => import('../runner/run.js'),
+  watch: () => import('../runner/watch.js'),
+  cache: () => import('../runner/cache.js'),
+  results: () => import('../runner/results-store.js'),
+  evaluate: () => import('../runner/evaluate.js'),
+  config: () => import('../config/load.js'),
+  plugins: () => import('../plugins/load.js'),
+  server: () => import('../deploy/static-server.js'),
+  agreement: () => import('../analysis/agreement.js'),
+};
 
 const toList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
 const toInt = (v: unknown, flag: string): number | undefined => {
@@ -62,6 +66,7 @@ export async function main(argv: string[]): Promise<void> {
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
     .action(async (paths: string[], flags: Record<string, unknown>) => {
+      const [{ runCookie }, { watchCookie }] = await Promise.all([load.run(), load.watch()]);
       const opts = {
         paths,
         cwd: process.cwd(),
@@ -100,6 +105,7 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (dirs: string[], flags: Record<string, unknown>) => {
       try {
         const reporters = toList(flags.reporter) ?? ['console', 'json', 'junit', 'html', 'leaderboard'];
+        const { mergeReports } = await import('../runner/merge.js');
         const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters);
         console.log(`merged ${m.run.evaluations.length} evaluations from ${m.blobs.length} blobs → ${path.resolve(String(flags.outputDir ?? 'cookie-results'))}${m.duplicates.length ? ` (${m.duplicates.length} found twice; the first blob's copy kept)` : ''}`);
         process.exitCode = m.exitCode;
@@ -112,7 +118,8 @@ export async function main(argv: string[]): Promise<void> {
   cli
     .command('cache <action>', 'Manage the result cache: `cookie cache clear [--output-dir DIR]`')
     .option('--output-dir <dir>', 'Output dir whose cache to clear (default: cookie-results)')
-    .action((action: string, flags: Record<string, unknown>) => {
+    .action(async (action: string, flags: Record<string, unknown>) => {
+      const { ResultCache, CACHE_FILE } = await load.cache();
       if (action !== 'clear') {
         console.error(`${pc.red('✗')} unknown cache action "${action}". Fix: use \`cookie cache clear\``);
         process.exitCode = 2;
@@ -126,8 +133,16 @@ export async function main(argv: string[]): Promise<void> {
     .command('judge <dir>', 'Re-run the judge on stored evidence (no browser): the output dir of a previous run')
     .option('--config <file>', 'Config whose judge and ablations to use (default: cookie.config.ts here, else the run\'s own)')
     .action(async (dir: string, flags: Record<string, unknown>) => {
+      const [{ ResultsStore, RESULTS_FILE }, { loadConfig, resolveConfig }, { createJudge }, { meetsThresholds }] = await Promise.all([load.results(), load.config(), load.plugins(), load.evaluate()]);
       const outputDir = path.resolve(dir);
-      const run = ResultsStore.read(outputDir);
+      let run: ReturnType<typeof ResultsStore.read>;
+      try {
+        run = ResultsStore.read(outputDir, { strict: true });
+      } catch (e) {
+        console.error(`${pc.red('✗')} ${(e as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
       if (!run) {
         console.error(`${pc.red('✗')} ${path.join(outputDir, RESULTS_FILE)}: (file): not found or unreadable. Fix: pass the --output-dir of a finished run`);
         process.exitCode = 2;
@@ -142,15 +157,29 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
         return;
       }
-      const judge = makeJudge(config);
+      let judge: Judge;
+      try {
+        judge = await createJudge(config, (flags.config as string | undefined) ?? 'cookie.config');
+      } catch (e) {
+        console.error(`${pc.red('✗')} ${(e as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
       for (const r of run.evaluations) {
         const evDir = path.join(outputDir, r.evidenceDir);
         const file = path.join(evDir, 'evidence.json');
         if (!fs.existsSync(file)) continue;
-        const ev = JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence;
+        let ev: Evidence;
+        try {
+          ev = checkSchemaVersion(JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence, file);
+        } catch (e) {
+          console.error(`${pc.red('✗')} ${(e as Error).message.split('\n')[0]}`);
+          process.exitCode = 2;
+          continue;
+        }
         if (!ev.static) continue;
         try {
-          const j = await judge(ev, evDir);
+          const j = await judge.judge(ev, evDir);
           writeJsonAtomic(path.join(evDir, 'judgement.json'), j);
           Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons, judgeStages: j.stages, ablation: j.ablation });
           if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
@@ -168,6 +197,7 @@ export async function main(argv: string[]): Promise<void> {
     .command('show-report [dir]', 'Serve the HTML report of a run (default cookie-results) on 127.0.0.1 and print its URL')
     .option('--port <port>', 'Port (default: any free port)', { default: 0 })
     .action(async (dir: string | undefined, flags: Record<string, unknown>) => {
+      const { startStaticServer } = await load.server();
       const base = path.resolve(dir ?? 'cookie-results');
       if (!fs.existsSync(base)) {
         console.error(`${pc.red('✗')} ${base}: (folder): does not exist. Fix: pass the --output-dir of a run made with --reporter html`);
@@ -198,7 +228,8 @@ export async function main(argv: string[]): Promise<void> {
     .option('--human-tie <points>', 'human score difference counted as a tie', { default: 0 })
     .option('--query <id>', 'only this query (repeatable)')
     .example('cookie agreement --results out/results.json --human ../shared/real-inputs/KCORES__kcores-llm-arena/_index_DERIVED.csv --join path --human-candidate copied_file_or_empty_if_not_copied --dim total=human_final_score')
-    .action((flags: Record<string, unknown>) => {
+    .action(async (flags: Record<string, unknown>) => {
+      const { agreementFromFiles } = await load.agreement();
       try {
         if (!flags.results || !flags.human) throw new Error('--results and --human are required. Fix: pass both files');
         const dims: Record<string, string> = {};
@@ -225,8 +256,11 @@ export async function main(argv: string[]): Promise<void> {
       }
     });
 
-  registerBench(cli);
-  registerGenerate(cli);
+  // the data pipeline's and generator's modules are not needed to print the version
+  if (!(argv.length === 3 && /^(-v|--version)$/.test(argv[2]!))) {
+    (await import('./bench.js')).registerBench(cli);
+    (await import('./generate.js')).registerGenerate(cli);
+  }
 
   cli.help();
   cli.version(COOKIE_VERSION);

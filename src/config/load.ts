@@ -5,6 +5,7 @@ import { InputError } from '../errors.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { configSchema, type ResolvedConfig, type UserConfig } from './schema.js';
+import { resolveEntryPath } from '../plugins/paths.js';
 
 /** File names searched, in order, in the working directory when no `--config` is given. */
 export const CONFIG_FILES = ['cookie.config.ts', 'cookie.config.mts', 'cookie.config.js', 'cookie.config.mjs'];
@@ -93,5 +94,11 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<{ conf
   if (value === undefined) {
     throw new InputError(file, 'default export', 'is missing', 'add `export default defineConfig({ ... })`');
   }
-  return { config: resolveConfig(value, file), file };
+  const config = resolveConfig(value, file);
+  // plugin module paths (reporters, agent.use, judge.use) are relative to the config file
+  const dir = path.dirname(file);
+  config.reporters = config.reporters.map((r) => resolveEntryPath(r, dir));
+  if (config.agent.use) config.agent.use = resolveEntryPath(config.agent.use, dir);
+  if (config.judge.use) config.judge.use = resolveEntryPath(config.judge.use, dir);
+  return { config, file };
 }

@@ -63,7 +63,11 @@ export const modelSchema = z
 /** Prices in USD per million tokens, by model name. */
 const priceTable = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), /** Optional price of input tokens read from the provider's prompt cache (else the input price). */ cachedInput: z.number().min(0).optional() }).strict());
 
-const reporterEntry = z.union([z.string(), z.tuple([z.string(), z.record(z.string(), z.unknown())])]);
+/** A plugin object given inline in the config (a reporter, an agent plugin or a judge plugin). */
+const pluginObject = z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'is not a name, [name, options], a module path or a plugin object' });
+/** A plugin entry (src/plugins/api.ts `PluginEntry`): a built-in name or module path, `[name, options]`, or the object. */
+const pluginEntry = z.union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())]), pluginObject]);
+const reporterEntry = pluginEntry;
 
 /** Per-stage time limits in ms. */
 const timeouts = z
@@ -113,6 +117,8 @@ export const userConfigSchema = z
       .object({
         /** `offline`: the deterministic explorer; `model`: the model-backed computer-use agent (needs `model`). */
         kind: z.enum(['offline', 'model']).default('offline'),
+        /** Another agent (overrides `kind`): a built-in name, `[name, options]`, an AgentPlugin object, or a module path resolved from the config file (src/plugins/api.ts). */
+        use: pluginEntry.optional(),
         model: modelSchema.optional(),
         /** Step budget (reference verifier: 25). The offline explorer keeps 3 steps in reserve, so it acts at most `steps − 3` times. */
         steps: z.number().int().min(1).max(200).default(25),
@@ -140,6 +146,8 @@ export const userConfigSchema = z
       .object({
         /** `offline`: the rubric judge on measured evidence; `model`: the three-stage model-backed judge (needs `model`). */
         kind: z.enum(['offline', 'model']).default('offline'),
+        /** Another judge (overrides `kind`): a built-in name, `[name, options]`, a JudgePlugin object, or a module path resolved from the config file (src/plugins/api.ts). */
+        use: pluginEntry.optional(),
         model: modelSchema.optional(),
         /** Final functionality: `min` = min(static, adjusted) (the reference verifier: interaction can only lower it), or `adjusted`. */
         finalFunctionality: z.enum(['min', 'adjusted']).default('min'),
@@ -240,5 +248,5 @@ export type Ablation = z.output<typeof userConfigSchema>['ablation'];
 export type ModelConfig = z.output<typeof modelSchema>;
 /** Prices in USD per million tokens, by model. */
 export type PriceTable = z.output<typeof priceTable>;
-/** One reporter entry: a name, or `[name, options]`. */
+/** One reporter entry: a name or module path, `[name, options]`, or a reporter object. */
 export type ReporterEntry = z.output<typeof reporterEntry>;

@@ -66,9 +66,33 @@ function installed(): Map<string, Installed[]> {
   return installedCache;
 }
 
+/** Folders to look for `cdn-*` packages in: Node's module paths from Cookie, then the optional `cookie-cdn` package's own node_modules (when npm did not hoist them). */
+let searchPathsCache: string[] | null = null;
+function searchPaths(): string[] {
+  if (searchPathsCache) return searchPathsCache;
+  const paths = [...(require.resolve.paths('cdn-three') ?? [])];
+  const cdnPackage = cookieCdnDir();
+  if (cdnPackage) paths.push(path.join(cdnPackage, 'node_modules'), ...(createRequire(path.join(cdnPackage, 'package.json')).resolve.paths('cdn-three') ?? []));
+  return (searchPathsCache = [...new Set(paths)]);
+}
+
+/** The folder of the optional `cookie-cdn` package (the offline CDN copies), or null when it is not installed. */
+export function cookieCdnDir(): string | null {
+  for (const base of require.resolve.paths('cookie-cdn') ?? []) {
+    const dir = path.join(base, 'cookie-cdn');
+    if (fs.existsSync(path.join(dir, 'package.json'))) return fs.realpathSync(dir);
+  }
+  return null;
+}
+
+/** True when the offline CDN copies are installed (the `cookie-cdn` package, or the `cdn-*` aliases directly). */
+export function offlineCdnInstalled(): boolean {
+  return [...installed().values()].some((l) => l.length > 0);
+}
+
 /** The folder of an installed package, found along Node's module paths (its `exports` may hide package.json). */
 function findPackageDir(alias: string): string | null {
-  for (const base of require.resolve.paths(alias) ?? []) {
+  for (const base of searchPaths()) {
     const dir = path.join(base, alias);
     if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
   }

@@ -3,20 +3,20 @@ import path from 'node:path';
 import type { Browser } from 'playwright';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { deploy, type Deployment } from '../deploy/deploy.js';
+import { deploy } from '../deploy/deploy.js';
 import { isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure } from '../deploy/project.js';
 import { generationOf } from '../generate/spec.js';
 import { ArtifactError } from '../errors.js';
-import type { Agent } from '../interact/agent.js';
-import { OfflineExplorer } from '../interact/agents/explorer.js';
-import { makeModelAgent } from '../interact/agents/model-select.js';
-import { ModelClient, providerFor } from '../providers/client.js';
+import type { AgentPlugin, Judge } from '../plugins/api.js';
+import { BUILTIN_AGENTS } from '../plugins/builtin.js';
+import { copySources } from './sources.js';
+import { FixtureRunner, type EvaluationFixtures, type FixtureFn } from './fixtures.js';
 import { interact } from '../interact/loop.js';
 import { seedFor } from '../common/random.js';
 import { perceive } from '../perceive/perceive.js';
-import type { DomInventory, EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
+import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { errorMessage, timebox } from '../util/timebox.js';
 
@@ -26,8 +26,10 @@ export interface EvaluateContext {
   outputDir: string;
   environment: EnvironmentInfo;
   getBrowser(): Promise<Browser>;
-  /** The judge: finished evidence in, judgement out (never touches a browser). */
-  judge(evidence: Evidence, evidenceDir: string): Promise<Judgement> | Judgement;
+  /** The run's judge: finished evidence in, judgement out (never touches a browser). */
+  judge: Judge | ((evidence: Evidence, evidenceDir: string) => Promise<Judgement> | Judgement);
+  /** The run's agent plugin and its options (default: the built-in named by `agent.kind`). */
+  agent?: { plugin: AgentPlugin; options: Record<string, unknown> };
   reporter: Reporter;
 }
 
@@ -44,18 +46,79 @@ export function meetsThresholds(r: Pick<EvaluationResult, 'status' | 'scores' | 
   return (t.functionality === undefined || r.scores.functionality >= t.functionality) && (t.aesthetics === undefined || r.scores.aesthetics >= t.aesthetics) && (t.total === undefined || r.scores.total >= t.total);
 }
 
+/** The built-in fixtures of one evaluation (src/runner/fixtures.ts); a spec's `fixtures` override or extend them. */
+function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: number, work: () => Promise<T>) => Promise<T>): Record<string, FixtureFn<unknown, Record<string, unknown>>> {
+  const f = <K extends keyof EvaluationFixtures>(fn: FixtureFn<EvaluationFixtures[K]>) => fn as unknown as FixtureFn<unknown, Record<string, unknown>>;
+  return {
+    deployment: f<'deployment'>(async ({ task, config, evidence }, use) => {
+      const limit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
+      const d = await stage('deploy', limit, () =>
+        deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }, [ctx.outputDir]),
+      );
+      evidence.deploy = d.evidence;
+      try {
+        await use(d);
+      } finally {
+        await d.close().catch(() => {});
+      }
+    }),
+    session: f<'session'>(async ({ browser, deployment, config, evidence, task }, use) => {
+      const origin = new URL(deployment.evidence.url).origin;
+      const s = await openAppSession(browser, origin, {
+        viewport: defaultViewportOf(config),
+        media: config.agent.freeze || config.recording.audio,
+        ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
+        ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
+        ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+      });
+      s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
+      try {
+        await use(s);
+      } finally {
+        const { log } = s;
+        evidence.consoleErrors = log.consoleErrors;
+        evidence.pageErrors = log.pageErrors;
+        evidence.failedRequests = log.failedRequests;
+        evidence.dialogs = log.dialogs;
+        evidence.navigations = log.navigations;
+        evidence.documentLoads = log.loads;
+        if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
+        evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
+        await s.close();
+      }
+    }),
+    context: f<'context'>(async ({ session }, use) => use(session.context)),
+    page: f<'page'>(async ({ session }, use) => use(session.page)),
+    recording: f<'recording'>(async ({ config }, use) => use({ video: config.recording.video, audio: config.recording.audio, fps: config.recording.fps })),
+    agent: f<'agent'>(async ({ task, config, deployment, evidence }, use) => {
+      const { plugin, options } = ctx.agent ?? { plugin: BUILTIN_AGENTS[config.agent.kind]!, options: {} };
+      const url = deployment.evidence.url;
+      await use(await plugin.create({ task, url, origin: new URL(url).origin, inventory: evidence.static?.inventory ?? null, config }, options));
+    }),
+  };
+}
+
+/** The viewport the agent and the video use: the widest configured one (px). */
+export function defaultViewportOf(config: ResolvedConfig): { width: number; height: number } {
+  return config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
+}
+
 /**
  * Collect the evidence of one evaluation: deploy → static perception → interaction, each time-boxed
- * (config.timeouts), written to `<evidenceDir>/evidence.json` and `trace.json`. Evidence collection
- * never judges. Throws only for harness failures, tagged with the stage.
+ * (config.timeouts), written to `<evidenceDir>/evidence.json` and `trace.json`, with a copy of the
+ * candidate's source files (`source/`), so the evidence is self-contained. The resources are fixtures
+ * (src/runner/fixtures.ts) that the task's spec may override or extend. Evidence collection never
+ * judges. Throws only for harness failures, tagged with the stage.
  */
 export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext, timings: EvaluationResult['timings']): Promise<Evidence> {
   const { config } = ctx;
   const evidenceDir = path.join(ctx.outputDir, evidenceDirOf(task));
+  const defaultViewport = defaultViewportOf(config);
   const evidence: Evidence = {
     schemaVersion: 1,
     task,
     environment: ctx.environment,
+    defaultViewport,
     deploy: null,
     static: null,
     interaction: null,
@@ -77,30 +140,20 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       timings[name] = Date.now() - t;
     }
   };
-
-  const deployLimit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
-  const deployment: Deployment = await stage('deploy', deployLimit, () =>
-    deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }, [ctx.outputDir]),
-  );
-  evidence.deploy = deployment.evidence;
-  const origin = new URL(deployment.evidence.url).origin;
-  const defaultViewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
-  let session: Awaited<ReturnType<typeof openAppSession>> | null = null;
+  const builtins = builtinFixtures(ctx, stage);
+  // the browser is worker-scoped: launched once for the run (lazily), shared by every evaluation
+  const fx = new FixtureRunner(builtins, task.fixtures ?? {}, { task, config, evidenceDir, evidence }, { browser: () => ctx.getBrowser() });
   try {
-    const browser = await ctx.getBrowser();
-    session = await openAppSession(browser, origin, {
-      viewport: defaultViewport,
-      media: config.agent.freeze || config.recording.audio,
-      ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
-      ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
-      ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
-    });
-    const s = session;
-    s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
+    const deployment = await fx.get('deployment');
+    const url = deployment.evidence.url;
+    const origin = new URL(url).origin;
+    const session = await fx.get('session');
+    await fx.get('page'); // a spec's page fixture runs now: before perception (init scripts, seeded storage)
+    for (const extra of fx.extraNames(builtins)) await fx.get(extra);
 
     evidence.static = await stage('perceive', config.timeouts.perceive, () =>
-      perceive(s, {
-        url: deployment.evidence.url,
+      perceive(session, {
+        url,
         evidenceDir,
         viewports: config.viewports,
         defaultViewport,
@@ -113,10 +166,11 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     const renders = !st.unresponsive && !st.viewports.find((v) => v.width === defaultViewport.width)?.blank.isBlank;
     // ablation video: false — one screenshot, no interaction evidence: the agent does not run
     if (renders && config.ablation.video) {
-      const agent = makeAgent(config, task, deployment.evidence.url, origin, st.inventory);
+      const agent = await fx.get('agent');
+      const recording = await fx.get('recording');
       evidence.interaction = await stage('interact', config.timeouts.interact + 60_000, () =>
-        interact(s, agent, {
-          url: deployment.evidence.url,
+        interact(session, agent, {
+          url,
           origin,
           evidenceDir,
           steps: config.agent.steps,
@@ -128,9 +182,9 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
           animatedShare: st.animatedShare,
           idleMutationsPerSec: st.idleMutationsPerSec,
           freeze: config.agent.freeze,
-          video: config.recording.video,
-          audio: config.recording.audio,
-          fps: config.recording.fps,
+          video: recording.video,
+          audio: recording.audio,
+          fps: recording.fps,
         }),
       ).catch((e) => {
         // a harness failure during interaction keeps the static evidence; the stage error is recorded
@@ -143,33 +197,18 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       if (/^(agent-)?error/.test(ended)) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${evidence.interaction!.steps.length} step(s): ${ended}` });
     }
   } finally {
-    if (session) {
-      const { log } = session;
-      evidence.consoleErrors = log.consoleErrors;
-      evidence.pageErrors = log.pageErrors;
-      evidence.failedRequests = log.failedRequests;
-      evidence.dialogs = log.dialogs;
-      evidence.navigations = log.navigations;
-      evidence.documentLoads = log.loads;
-      if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
-      evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
-      await session.close();
+    try {
+      await fx.teardown();
+    } catch (e) {
+      // a fixture's teardown (e.g. a spec's custom probe) failed: recorded, the evidence stands
+      evidence.stageErrors.push({ stage: evidence.interaction ? 'interact' : 'perceive', message: `fixture teardown: ${errorMessage(e)}` });
     }
-    await deployment.close().catch(() => {});
     fs.mkdirSync(evidenceDir, { recursive: true });
+    evidence.sources = copySources(task.candidate.artifactPath, evidenceDir, evidence.deploy?.entry);
     writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);
     if (evidence.interaction) writeJsonAtomic(path.join(evidenceDir, 'trace.json'), evidence.interaction);
   }
   return evidence;
-}
-
-/** The agent of the config: the offline explorer, or the model-backed agent on its provider. */
-export function makeAgent(config: ResolvedConfig, task: EvaluationTask, url: string, origin: string, inventory: DomInventory | null): Agent {
-  if (config.agent.kind === 'model' && config.agent.model) {
-    const client = new ModelClient(providerFor(config.agent.model), config.agent.model, config.pricing);
-    return makeModelAgent(client, { url, prompt: task.query.prompt, budget: config.agent.steps });
-  }
-  return new OfflineExplorer(origin, inventory, config.agent.holdMs);
 }
 
 /**
@@ -244,7 +283,8 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
   try {
     await ctx.reporter.onStageStart?.(task, 'judge');
     const tj = Date.now();
-    const j = await timebox(Promise.resolve(ctx.judge(evidence, absDir)), ctx.config.timeouts.judge, 'judge stage');
+    const runJudge = typeof ctx.judge === 'function' ? ctx.judge : ctx.judge.judge.bind(ctx.judge);
+    const j = await timebox(Promise.resolve(runJudge(evidence, absDir)), ctx.config.timeouts.judge, 'judge stage');
     timings.judge = Date.now() - tj;
     writeJsonAtomic(path.join(absDir, 'judgement.json'), j);
     if (j.unscorable) return done({ ...base, defects: j.defects, rubric: j.rubric, reasons: j.reasons, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });

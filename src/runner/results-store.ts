@@ -1,3 +1,4 @@
+import { checkSchemaVersion } from '../errors.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EvaluationResult, RunResults } from '../types.js';
@@ -41,13 +42,24 @@ export class ResultsStore {
     writeJsonAtomic(this.file, this.run);
   }
 
-  /** Read a results file, or null when there is none or it is unreadable. */
-  static read(outputDir: string): RunResults | null {
+  /**
+   * Read a results file, or null when there is none or it is unreadable. Its `schemaVersion` is checked:
+   * a file of another schema is null, or with `strict` a thrown error.
+   * @throws SchemaVersionError (strict only) when the file's schemaVersion is not 1
+   */
+  static read(outputDir: string, opts: { strict?: boolean } = {}): RunResults | null {
     const file = path.join(outputDir, RESULTS_FILE);
     if (!fs.existsSync(file)) return null;
+    let run: RunResults;
     try {
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as RunResults;
+      run = JSON.parse(fs.readFileSync(file, 'utf8')) as RunResults;
     } catch {
+      return null;
+    }
+    try {
+      return checkSchemaVersion(run, file);
+    } catch (e) {
+      if (opts.strict) throw e;
       return null;
     }
   }

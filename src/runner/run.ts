@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
-import { createReporters, multiplex } from '../../reporters/index.js';
+import { multiplex } from '../../reporters/index.js';
 import { openBrowser, webglRenderer } from '../browser/launch.js';
+import { offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
-import { makeJudge } from '../judge/index.js';
+import type { Judge } from '../plugins/api.js';
+import { createJudge, createReporters, loadAgentPlugin } from '../plugins/load.js';
+import { resolveEntryPath } from '../plugins/paths.js';
 import { discoverSpecs } from '../spec/discover.js';
 import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
@@ -83,13 +86,26 @@ function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['det
   return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
 }
 
+/** Drop repeated reporter entries (same name/path and options); objects are kept as given. */
+function dedupeReporters(entries: ResolvedConfig['reporters']): ResolvedConfig['reporters'] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    if (typeof e === 'object' && !Array.isArray(e)) return true;
+    const key = JSON.stringify(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Apply CLI overrides to a resolved config. */
 function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
   return {
     ...config,
     outputDir: o.outputDir ?? config.outputDir,
-    // --reporter adds to the config's reporters; the console reporter stays unless silent
-    reporters: [...new Set([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')).map((r) => (typeof r === 'string' ? r : JSON.stringify(r))), ...(o.reporters ?? [])])].map((r) => (r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r)),
+    // --reporter adds to the config's reporters (a module path is relative to the working directory); the
+    // console reporter stays unless silent; a name given twice is created once
+    reporters: dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r, o.cwd))]),
     concurrency: o.concurrency ?? config.concurrency,
     agent: { ...config.agent, steps: o.steps ?? config.agent.steps },
   };
@@ -107,20 +123,32 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const specErrors: string[] = [];
   const inputs: string[] = o.paths.length ? o.paths.map((p) => path.resolve(o.cwd, p)) : [o.cwd];
   let config: ResolvedConfig;
+  let configSource = '--reporter';
   try {
     const loaded = await loadConfig(o.cwd, o.configFile);
     if (loaded.file) inputs.push(loaded.file);
     config = override(loaded.config, o);
+    configSource = loaded.file ?? '--reporter';
   } catch (e) {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   let reporters: Reporter[];
   try {
-    reporters = createReporters(config.reporters as (string | [string, Record<string, unknown>])[]);
+    reporters = await createReporters(config.reporters, configSource);
   } catch (e) {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   const reporter = multiplex([...reporters, ...(o.extraReporters ?? [])]);
+  // the agent and the judge are plugins chosen here, once for the run (src/plugins), never inside evidence collection
+  let judge: Judge;
+  let agent: Awaited<ReturnType<typeof loadAgentPlugin>>;
+  try {
+    judge = await createJudge(config, configSource);
+    agent = await loadAgentPlugin(config, configSource);
+  } catch (e) {
+    await reporter.onError((e as Error).message);
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs, reported: config.reporters.includes('console') };
+  }
   const reported = config.reporters.includes('console');
   const outputDir = path.resolve(o.cwd, config.outputDir);
 
@@ -209,8 +237,12 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   store.write();
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
+  // the offline CDN copies are an optional package: say once per run how to add them
+  if (config.offlineCdn && cached.size < tasks.length && !offlineCdnInstalled()) {
+    await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);
+  }
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge: makeJudge(config), reporter };
+  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge, agent, reporter };
   // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};

@@ -13,7 +13,7 @@ import { describeLoadError } from '../util/load-error.js';
 import { SPEC_HINTS, specSchema } from './schema.js';
 
 const KNOWN = {
-  '': ['query', 'queries', 'select', 'candidates', 'thresholds'],
+  '': ['query', 'queries', 'select', 'candidates', 'thresholds', 'fixtures'],
   query: ['id', 'prompt', 'language', 'kind', 'category', 'difficulty'],
   candidate: ['name', 'mode', 'path', 'generate', 'thresholds', 'expectStatus'],
   thresholds: ['functionality', 'aesthetics', 'total'],
@@ -143,6 +143,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
       queries,
       candidates: spec.candidates.map((c) => ({ name: c.name, mode: (c.mode ?? c.generate!.mode) as CandidateMode, ...(c.path ? { path: c.path } : {}), ...(c.generate ? { generate: { ...c.generate, ...(c.generate.prompt ? { prompt: path.resolve(dir, c.generate.prompt) } : {}) } } : {}), thresholds: c.thresholds, expectStatus: c.expectStatus })),
       thresholds: spec.thresholds ?? {},
+      ...(spec.fixtures ? { fixtures: spec.fixtures } : {}),
     },
     problems,
   };

@@ -31,6 +31,8 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
           thresholds: { ...base, ...suite.thresholds, ...c.thresholds },
           ...(c.expectStatus ? { expectStatus: c.expectStatus } : {}),
         });
+        // fixtures are functions: attached without being enumerable, so results and evidence JSON leave them out
+        if (suite.fixtures) Object.defineProperty(tasks[tasks.length - 1]!, 'fixtures', { value: suite.fixtures, enumerable: false });
       }
     }
   }

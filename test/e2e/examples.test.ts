@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationResult, RunResults, TraceStep } from '../../src/types.js';
+import type { EvaluationResult, Evidence, InteractionTrace, RunResults, TraceStep } from '../../src/types.js';
 import { BIN, readResults, runCli, TEST_TIMEOUT, tmpDir } from '../helpers.js';
 
 // The README's main job, run through the real CLI on the bundled examples.
@@ -11,6 +11,7 @@ let run: RunResults;
 let cli: { code: number | null; stdout: string; stderr: string };
 const byId = (id: string): EvaluationResult => run.evaluations.find((e) => e.id === id)!;
 const titles = (id: string) => byId(id).defects.map((d) => d.title);
+const readTrace = (id: string): InteractionTrace => JSON.parse(fs.readFileSync(path.join(out, byId(id).evidenceDir, 'trace.json'), 'utf8')) as InteractionTrace;
 
 beforeAll(async () => {
   out = tmpDir('cookie-examples-');
@@ -23,7 +24,7 @@ describe('cookie test examples (end to end)', () => {
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/candidate\s+query\s+F\s+A\s+Total\s+crit\s+major\s+minor\s+status/);
-    expect(cli.stdout).toMatch(/Evaluations 12 · 12 passed/);
+    expect(cli.stdout).toMatch(/Evaluations 13 · 13 passed/);
   });
 
   it('writes results.json with the documented contract', () => {
@@ -32,7 +33,7 @@ describe('cookie test examples (end to end)', () => {
     expect(run.browserVersion).toMatch(/^\d+\./);
     expect(run.finishedAt).toBeTruthy();
     expect((run.config as { agent: { steps: number } }).agent.steps).toBe(25);
-    expect(run.evaluations).toHaveLength(12);
+    expect(run.evaluations).toHaveLength(13);
     for (const e of run.evaluations.filter((x) => x.id !== 'habit-tracker/bad-icon')) {
       expect(e.status).toBe('scored');
       expect(Object.keys(e.scores!).sort()).toEqual(['aesthetics', 'functionality', 'total']);
@@ -51,8 +52,25 @@ describe('cookie test examples (end to end)', () => {
       }
     }
     expect(fs.existsSync(path.join(out, 'junit.xml'))).toBe(true);
-    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(12);
-    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(12);
+    expect(fs.readFileSync(path.join(out, 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(13);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).evaluations).toHaveLength(13);
+  });
+
+  it('a TS spec overrides fixtures: storage seeded before perception, its own agent, a custom probe in the evidence', () => {
+    const dir = path.join(out, 'evidence', 'reading-list', 'good');
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'evidence.json'), 'utf8')) as Evidence;
+    // the page fixture seeded three saved books before static perception: perception saw them
+    expect(JSON.stringify(ev.static!.inventory)).toContain('Piranesi');
+    // the agent fixture of this spec replaced the offline explorer for this query only
+    expect(ev.interaction!.agent).toBe('mark-every-book-read');
+    expect(ev.interaction!.steps.some((s) => s.action.kind === 'click' && s.action.target?.name === 'Mark read')).toBe(true);
+    expect(readTrace('todo-list/good').agent).not.toBe('mark-every-book-read');
+    // the page fixture's teardown probed the app after the interaction and added its findings
+    expect(ev.custom).toEqual({ savedBooks: 3, stillUnread: 0 });
+    // self-contained evidence: the source the judge may read and the default viewport
+    expect(ev.defaultViewport).toEqual({ width: 1280, height: 800 });
+    expect(ev.sources!.files).toEqual(['reading-list.html']);
+    expect(fs.readFileSync(path.join(dir, 'source', 'reading-list.html'), 'utf8')).toContain('shelf.books');
   });
 
   it('finds the planted defect of each todo candidate', () => {

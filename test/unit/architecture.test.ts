@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
@@ -23,5 +24,59 @@ describe('architecture: evidence collection never judges', () => {
   it('the judge never imports a browser, a server or the evidence collectors', () => {
     const bad = imports(path.join(ROOT, 'src', 'judge')).filter(({ file, spec }) => spec === 'playwright' || /\/(deploy|perceive|interact|browser|runner)\//.test(path.resolve(path.dirname(file), spec) + '/'));
     expect(bad).toEqual([]);
+  });
+});
+
+/**
+ * Per-folder import allowlist (Playwright's DEPS.list): which other folders of src/ each folder may import.
+ * `types.ts` and `errors.ts` are shared by all; `prompts.ts` and `version.ts` only where listed. A new
+ * folder must be added here, so every dependency between stages is a decision, not an accident.
+ */
+const DEPS: Record<string, string[]> = {
+  '(root)': ['config', 'interact', 'judge', 'plugins', 'runner', 'util', 'prompts.ts', 'version.ts'],
+  analysis: [],
+  browser: ['util'],
+  cli: ['analysis', 'config', 'data', 'deploy', 'plugins', 'providers', 'runner', 'spec', 'util', 'version.ts'],
+  common: ['spec'],
+  config: ['plugins', 'util'],
+  data: ['common', 'judge', 'providers', 'spec', 'util', 'prompts.ts'],
+  deploy: ['common', 'util'],
+  interact: ['browser', 'common', 'perceive', 'providers', 'util', 'prompts.ts'],
+  judge: ['common', 'config', 'providers', 'prompts.ts'],
+  perceive: ['browser', 'common', 'util'],
+  plugins: ['config', 'interact', 'judge', 'providers', 'reporters', 'util'],
+  providers: ['config', 'util'],
+  public: ['config', 'interact', 'judge', 'plugins', 'reporters'],
+  runner: ['browser', 'common', 'config', 'deploy', 'interact', 'perceive', 'plugins', 'reporters', 'spec', 'util', 'prompts.ts', 'version.ts'],
+  spec: ['util'],
+  util: [],
+};
+
+describe('architecture: per-folder import allowlist (every folder of src/)', () => {
+  const SRC = path.join(ROOT, 'src');
+  const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+  it('every folder of src/ has an allowlist entry', () => {
+    expect(folders.filter((f) => !(f in DEPS))).toEqual([]);
+  });
+
+  it.each(['(root)', ...folders])('src/%s imports only what its allowlist names', (folder) => {
+    const files = folder === '(root)' ? imports(SRC).filter(({ file }) => path.dirname(file) === SRC) : imports(path.join(SRC, folder));
+    const allowed = new Set([...(DEPS[folder] ?? []), 'types.ts', 'errors.ts', folder]);
+    const bad = files.flatMap(({ file, spec }) => {
+      if (!spec.startsWith('.')) return [];
+      const rel = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep);
+      const target = rel[0] === '..' ? rel[1]! : rel.length === 1 ? rel[0]!.replace(/\.js$/, '.ts') : rel[0]!;
+      return allowed.has(target) || (folder === '(root)' && rel.length === 1 && allowed.has(target)) ? [] : [`${path.relative(ROOT, file)} → ${spec}`];
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('the allowlist catches a forbidden import (the check can fail)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-deps-'));
+    fs.mkdirSync(path.join(dir, 'judge'));
+    fs.writeFileSync(path.join(dir, 'judge', 'x.ts'), "import { deploy } from '../deploy/deploy.js';\n");
+    const found = imports(path.join(dir, 'judge')).map(({ spec }) => path.relative(dir, path.resolve(path.join(dir, 'judge'), spec)).split(path.sep)[0]);
+    expect(found.filter((t) => !DEPS.judge!.includes(t!))).toEqual(['deploy']);
   });
 });

@@ -134,7 +134,10 @@ export async function judgeModel(ev: Evidence, dir: string, o: ModelJudgeOptions
       if (v && fs.existsSync(path.join(dir, v.screenshot))) shots.push(text(`Screenshot at ${w} px wide:`), img(fs.readFileSync(path.join(dir, v.screenshot)), 'image/png'));
     }
   }
-  const src = readSource(ev.task.candidate.artifactPath, o.sourceChars, ev.deploy?.entry);
+  // the source comes from the evidence's own copy (self-contained evidence: the candidate's folder may be gone)
+  const copy = ev.sources ? path.join(dir, ev.sources.dir) : null;
+  const fromEvidence = copy && fs.existsSync(copy) ? (ev.sources!.files.length === 1 && ev.sources!.files[0] === ev.sources!.entry && !ev.sources!.truncated ? path.join(copy, ev.sources!.entry) : copy) : null;
+  const src = readSource(fromEvidence ?? ev.task.candidate.artifactPath, o.sourceChars, ev.sources?.entry ?? ev.deploy?.entry);
   const sourceText = `Source (${src.files} file(s)${src.truncated ? `, truncated to ${o.sourceChars} characters` : ''}):\n${src.text}`;
   const sourcePart = text(sourceText);
   const reasons: string[] = [];

@@ -1,0 +1,16 @@
+/**
+ * `cookie-eval/config`: what a `cookie.config.ts` needs (Vitest's `vitest/config`): `defineConfig` and
+ * the config types.
+ */
+import type { UserConfig } from '../config/schema.js';
+
+export type { Ablation, ModelConfig, PriceTable, ReporterEntry, ResolvedConfig, UserConfig } from '../config/schema.js';
+export type { PluginEntry } from '../plugins/api.js';
+
+/**
+ * Type helper for `cookie.config.ts` (Vitest style: returns its input; validated with zod when loaded).
+ * @example export default defineConfig({ concurrency: 2, reporters: ['console', 'junit', './my-reporter.ts'] })
+ */
+export function defineConfig(config: UserConfig): UserConfig {
+  return config;
+}
