@@ -7,7 +7,8 @@ import { timebox } from '../util/timebox.js';
 /**
  * Chromium flags that work on this machine (../shared/docs/MACHINE.md): no sandbox (root), no GPU
  * (SwiftShader WebGL), no background networking (the closed network refuses it), plus Cookie's own
- * network fence: every host name except localhost resolves to nothing, and WebRTC may not open UDP.
+ * network fence: every host name except localhost resolves to nothing, and WebRTC may not open UDP
+ * (its attempts are recorded by src/browser/webrtc.init.js).
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -19,6 +20,11 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-dev-shm-usage',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  // WebRTC: no UDP socket at all (STUN, TURN/UDP, host candidates); TCP only through the context's proxy.
+  // The switch is `webrtc-ip-handling-policy` in today's Chromium (the older `force-` spelling is ignored
+  // silently, which let 337 STUN datagrams out in issue 19): test/e2e/containment-pages.test.ts checks it
+  // with a UDP canary on 127.0.0.1 and ::1.
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
