@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright';
+import type { EvaluationBrowser } from '../browser/launch.js';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy, type Deployment } from '../deploy/deploy.js';
@@ -25,10 +26,23 @@ export interface EvaluateContext {
   outputDir: string;
   environment: EnvironmentInfo;
   getBrowser(): Promise<Browser>;
+  /**
+   * A browser for this evaluation alone (a {@link BrowserPool} lease): its renderers are killed when the
+   * evaluation ends, and the browser replaced after a hostile page (issue 19: nothing a page started
+   * outlives its evaluation). When absent, `getBrowser` is used (shared, nothing killed).
+   */
+  openBrowser?(): Promise<EvaluationBrowser>;
   /** The judge: finished evidence in, judgement out (never touches a browser). */
   judge(evidence: Evidence, evidenceDir: string): Promise<Judgement> | Judgement;
   reporter: Reporter;
 }
+
+/**
+ * Bound of opening an evaluation's browser session (ms): a fresh context, its fence proxy, init scripts and
+ * first page. Seconds when healthy; a browser still busy with a previous hostile page must not stall the
+ * next evaluation for minutes (issue 19, seen 6), so it is time-boxed and an expiry is an error at perceive.
+ */
+export const SESSION_OPEN_TIMEOUT_MS = 60_000;
 
 /** Evidence folder of a task, relative to the output dir. */
 export function evidenceDirOf(task: EvaluationTask): string {
@@ -85,12 +99,26 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
   const origin = new URL(deployment.evidence.url).origin;
   const defaultViewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
   let session: Awaited<ReturnType<typeof openAppSession>> | null = null;
+  let own: EvaluationBrowser | null = null;
   try {
-    const browser = await ctx.getBrowser();
-    session = await openAppSession(browser, origin, {
-      viewport: defaultViewport,
-      media: config.agent.freeze || config.recording.audio,
-      ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+    // the browser and the session are opened inside a time box: a stuck browser is an error of this
+    // evaluation, never a stall of the run
+    const opening = (async () => {
+      let browser: Browser;
+      if (ctx.openBrowser) {
+        own = await ctx.openBrowser();
+        browser = own.browser;
+      } else browser = await ctx.getBrowser();
+      return openAppSession(browser, origin, {
+        viewport: defaultViewport,
+        media: config.agent.freeze || config.recording.audio,
+        ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+      });
+    })();
+    session = await timebox(opening, SESSION_OPEN_TIMEOUT_MS, 'browser session opening').catch((e) => {
+      // whatever the opening still does later, its browser is killed as soon as it exists
+      void opening.catch(() => {}).finally(() => (own as EvaluationBrowser | null)?.close({ recycle: true, graceMs: 1 }));
+      throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stage: 'perceive' as Stage });
     });
     const s = session;
     s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
@@ -151,6 +179,11 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
       await session.close();
     }
+    // the evaluation's renderers end here, before the next evaluation starts; the browser itself too when
+    // the page flooded, hung or crashed, or the session never opened
+    const log = (session as Awaited<ReturnType<typeof openAppSession>> | null)?.log;
+    const hostile = !log || log.crashed || Object.keys(log.dropped).length > 0 || !!evidence.static?.unresponsive || evidence.stageErrors.length > 0;
+    await (own as EvaluationBrowser | null)?.close({ recycle: hostile });
     await deployment.close().catch(() => {});
     fs.mkdirSync(evidenceDir, { recursive: true });
     writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);

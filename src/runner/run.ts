@@ -3,7 +3,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { createReporters, multiplex } from '../../reporters/index.js';
-import { launchBrowser, webglRenderer } from '../browser/launch.js';
+import { BrowserPool, launchBrowser, webglRenderer } from '../browser/launch.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError } from '../errors.js';
@@ -61,7 +61,8 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
 
 /**
  * Run `cookie test`: load config and specs, expand query × candidate tasks, evaluate them with bounded
- * concurrency in one shared browser (an isolated context each), write results.json after every evaluation,
+ * concurrency, each in a fresh context of a pooled browser whose renderers are killed when it ends
+ * (issue 19), write results.json after every evaluation,
  * and report.
  * Exit code: 0 when every evaluation is scored and meets its thresholds; 1 when any errors or falls below;
  * 2 when the config or every spec is unusable.
@@ -135,8 +136,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     if (environment) return environment;
     const b = await getBrowser();
     environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
+    // evaluations run in browsers of their own (below): this one only described the environment
+    await (browser as Browser | null)?.close().catch(() => {});
+    browser = null;
     return environment;
   };
+  // evaluations take browsers from a pool: one per worker, renderers killed after each evaluation,
+  // replaced after a hostile page (launch.ts, BrowserPool, says why)
+  const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const cached = new Map(tasks.flatMap((t) => {
     const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
     return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
@@ -163,7 +170,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge: makeJudge(config), reporter };
+  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, openBrowser: () => pool.acquire(), judge: makeJudge(config), reporter };
   let interrupted = false;
   const runOne = async (task: EvaluationTask) => {
     const hit = cached.get(task.id);
@@ -188,6 +195,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     limit.clearQueue();
     // in-flight evaluations are dropped: end them now rather than let them score a dying browser
     void (browser as Browser | null)?.close().catch(() => {});
+    void pool.closeAll(1);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -197,6 +205,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await (browser as Browser | null)?.close().catch(() => {});
+    await pool.closeAll(interrupted ? 1 : 5_000);
   }
   const run = store.finish(tasks.map((t) => t.id));
   await reporter.onRunEnd(run, outputDir);
