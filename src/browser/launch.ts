@@ -108,6 +108,20 @@ function groupAlive(pgid: number): boolean {
     return false;
   }
 }
+/** Is this process alive (not a zombie)? */
+function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+/** Wait until `gone()` (SIGKILL is delivered at once, the exit takes a moment): at most `polls` looks 20 ms apart. */
+async function settle(gone: () => boolean, polls = 150): Promise<void> {
+  for (let i = 0; i < polls && !gone(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** SIGKILL a process group; never throws. */
 function killGroup(pgid: number): void {
   try {
@@ -159,7 +173,7 @@ export class BrowserPool {
       pid: lease.pid,
       close: (opts = {}) =>
         (done ??= (async () => {
-          this.killRenderers(lease);
+          await this.killRenderers(lease);
           if (opts.recycle || !lease.browser.isConnected()) await this.end(lease, opts.graceMs ?? 5_000);
           else this.idle.push(lease);
         })()),
@@ -180,15 +194,18 @@ export class BrowserPool {
     return p;
   }
 
-  private killRenderers(p: Pooled): void {
+  private async killRenderers(p: Pooled): Promise<void> {
     if (p.pid === null) return;
+    const killed: number[] = [];
     for (const e of processes()) if (e.pgid === p.pid && e.pid !== p.pid && cmdline(e.pid).includes('--type=renderer')) {
       try {
         process.kill(e.pid, 'SIGKILL');
+        killed.push(e.pid);
       } catch {
         /* ended meanwhile */
       }
     }
+    await settle(() => !killed.some(alive));
   }
 
   private async end(p: Pooled, graceMs: number): Promise<void> {
@@ -196,7 +213,11 @@ export class BrowserPool {
     const i = this.idle.indexOf(p);
     if (i >= 0) this.idle.splice(i, 1);
     await timebox(p.browser.close(), graceMs, 'browser close').catch(() => {});
-    if (p.pid !== null && groupAlive(p.pid)) killGroup(p.pid);
+    if (p.pid !== null && groupAlive(p.pid)) {
+      const pgid = p.pid;
+      killGroup(pgid);
+      await settle(() => !processes().some((e) => e.pgid === pgid && alive(e.pid)));
+    }
   }
 }
 

@@ -107,8 +107,11 @@ beforeAll(async () => {
       .map((n) => `  - { name: ${n}, mode: html, path: ${n.startsWith('control') ? 'control.html' : n === 'fifo' ? 'fifo' : `${n}.html`} }`)
       .join('\n')}\n`,
   );
+  // no video (what is under test is containment, not recording; it keeps the suite affordable on 2 cores)
+  const config = path.join(tmpDir('cookie-containment-config-'), 'cookie.config.mjs');
+  fs.writeFileSync(config, 'export default { recording: { video: false, audio: false } };\n');
   // the real CLI, with the secret in its environment; every process it starts is watched
-  const child = spawn(process.execPath, [BIN, 'test', dir, '--output-dir', out, '--concurrency', '1', '--steps', '4', '--no-cache'], {
+  const child = spawn(process.execPath, [BIN, 'test', dir, '--config', config, '--output-dir', out, '--concurrency', '1', '--steps', '3', '--no-cache'], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...canary.env },
   });
