@@ -143,10 +143,11 @@ interface Pooled {
  * started (a busy loop, a 100,000-entry `history.pushState` flood, timers) outlives its evaluation — and
  * which is replaced by a fresh one after a page that flooded, hung or crashed, or when it stops answering.
  * Why not a browser per evaluation: measured with bench/isolation.bench.ts on the 2-core machine under a
- * load average of 37 (3 rounds, median): a control evaluation's browser work took 7.7 s in a fresh context
- * of a shared browser and 17.7 s with a browser launched for it (the launch is the difference); after a
- * pushState-flood page, 11.1 s and 23.5 s. Reusing the browser is the cheaper floor, and killing the
- * renderers (plus recycling after a hostile page) removes what a shared browser used to carry over.
+ * load average of 45 (3 rounds, median ms of a control evaluation's browser work, then the same right after a
+ * 100,000-entry pushState-flood page): a shared browser with nothing killed 10 114 / 37 403 (the flood's
+ * carry-over of issue 19); a browser per evaluation 31 043 / 32 764 (a launch each time); this pool 18 957 /
+ * 26 970 (recycled after the flood). The pool is the cheaper of the two that isolate; the figures are noisy
+ * on a shared machine, the order was the same in an earlier run (load 37: 7 657 shared, 17 702 per evaluation).
  * Renderers are found as the browser's process-group members with `--type=renderer` (Linux /proc);
  * Playwright starts the browser as a group leader, found by a marker switch (`--cookie-evaluation=<random>`,
  * ignored by Chromium) among this process's children.
