@@ -130,20 +130,23 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     browser = await launching;
     return browser;
   };
+  // evaluations take browsers from a pool: one per worker, renderers killed after each evaluation,
+  // replaced after a hostile page (launch.ts, BrowserPool, says why)
+  const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const previous = ResultsStore.read(outputDir);
   let environment: EnvironmentInfo | null = null;
   const describeEnvironment = async (): Promise<EnvironmentInfo> => {
     if (environment) return environment;
-    const b = await getBrowser();
-    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
-    // evaluations run in browsers of their own (below): this one only described the environment
-    await (browser as Browser | null)?.close().catch(() => {});
-    browser = null;
+    // described with the pool's first browser, which then serves the first evaluation
+    const lease = await pool.acquire();
+    try {
+      const b = lease.browser;
+      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version };
+    } finally {
+      await lease.close();
+    }
     return environment;
   };
-  // evaluations take browsers from a pool: one per worker, renderers killed after each evaluation,
-  // replaced after a hostile page (launch.ts, BrowserPool, says why)
-  const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const cached = new Map(tasks.flatMap((t) => {
     const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
     return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
