@@ -59,7 +59,7 @@ export interface EvaluationBrowser {
   /**
    * End this evaluation's use of the browser; never throws. Every renderer process of the browser is killed
    * (SIGKILL: whatever the page was doing in it ends now), then the browser goes back to its pool, unless
-   * `recycle` (the page flooded, hung or crashed: its load may also sit in the browser process and on
+   * `recycle` (the page flooded or crashed: its load may also sit in the browser process and on
    * Cookie's connection to it) or the browser is no longer healthy: then the browser is closed, bounded by
    * `graceMs` (default 5 000 ms), and its whole process group killed.
    */
@@ -141,7 +141,8 @@ interface Pooled {
  * Browsers for evaluations (issue 19, isolation between evaluations): one browser per worker, used by one
  * evaluation at a time, whose renderer processes are all killed when an evaluation ends — so nothing a page
  * started (a busy loop, a 100,000-entry `history.pushState` flood, timers) outlives its evaluation — and
- * which is replaced by a fresh one after a page that flooded, hung or crashed, or when it stops answering.
+ * which is replaced by a fresh one (launched in the background at once) after a page that flooded or
+ * crashed, or when it stops answering.
  * Why not a browser per evaluation: measured with bench/isolation.bench.ts on the 2-core machine under a
  * load average of 45 (3 rounds, median ms of a control evaluation's browser work, then the same right after a
  * 100,000-entry pushState-flood page): a shared browser with nothing killed 10 114 / 37 403 (the flood's
@@ -155,6 +156,8 @@ interface Pooled {
 export class BrowserPool {
   private readonly idle: Pooled[] = [];
   private readonly all = new Set<Pooled>();
+  /** Replacements launched in the background right after a browser was recycled. */
+  private readonly warming: Promise<Pooled>[] = [];
 
   /** @param executablePath, extraArgs as {@link launchBrowser} */
   constructor(
@@ -165,7 +168,8 @@ export class BrowserPool {
   /** A browser for one evaluation: an idle healthy one, else a fresh launch. @throws BrowserError as {@link launchBrowser} */
   async acquire(): Promise<EvaluationBrowser> {
     let p: Pooled | undefined;
-    while ((p = this.idle.pop()) && !p.browser.isConnected()) this.end(p, 1);
+    while ((p = this.idle.pop()) && !p.browser.isConnected()) void this.end(p, 1);
+    if (!p && this.warming.length) p = await this.warming.shift()!.catch(() => undefined);
     if (!p) p = await this.launch();
     const lease = p;
     let done: Promise<void> | null = null;
@@ -175,15 +179,28 @@ export class BrowserPool {
       close: (opts = {}) =>
         (done ??= (async () => {
           await this.killRenderers(lease);
-          if (opts.recycle || !lease.browser.isConnected()) await this.end(lease, opts.graceMs ?? 5_000);
-          else this.idle.push(lease);
+          if (opts.recycle || !lease.browser.isConnected()) {
+            await this.end(lease, opts.graceMs ?? 5_000);
+            if (!this.closing) this.warm();
+          } else this.idle.push(lease);
         })()),
     };
   }
 
   /** Close every browser of the pool (bounded by `graceMs`, then SIGKILL to each group). */
   async closeAll(graceMs = 5_000): Promise<void> {
-    await Promise.all([...this.all].map((p) => this.end(p, graceMs)));
+    this.closing = true;
+    const warming = this.warming.splice(0).map((w) => w.then((p) => this.end(p, graceMs), () => {}));
+    await Promise.all([...[...this.all].map((p) => this.end(p, graceMs)), ...warming]);
+  }
+
+  private closing = false;
+
+  /** Launch a replacement in the background (the next evaluation then rarely waits for a launch). */
+  private warm(): void {
+    const w = this.launch();
+    w.catch(() => {});
+    this.warming.push(w);
   }
 
   private async launch(): Promise<Pooled> {

@@ -179,10 +179,11 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
       await session.close();
     }
-    // the evaluation's renderers end here, before the next evaluation starts; the browser itself too when
-    // the page flooded, hung or crashed, or the session never opened
+    // the evaluation's renderers end here (a busy loop with them), before the next evaluation starts; the
+    // browser itself too when the page flooded (its load may sit in the browser process) or crashed, or the
+    // session never opened
     const log = (session as Awaited<ReturnType<typeof openAppSession>> | null)?.log;
-    const hostile = !log || log.crashed || Object.keys(log.dropped).length > 0 || !!evidence.static?.unresponsive || evidence.stageErrors.length > 0;
+    const hostile = !log || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
     await (own as EvaluationBrowser | null)?.close({ recycle: hostile });
     await deployment.close().catch(() => {});
     fs.mkdirSync(evidenceDir, { recursive: true });
