@@ -184,7 +184,8 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     // session never opened
     const log = (session as Awaited<ReturnType<typeof openAppSession>> | null)?.log;
     const hostile = !log || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
-    await (own as EvaluationBrowser | null)?.close({ recycle: hostile });
+    // (its contexts are closed already, video saved: a recycled browser gets 1 s to close before SIGKILL)
+    await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
     await deployment.close().catch(() => {});
     fs.mkdirSync(evidenceDir, { recursive: true });
     writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);
