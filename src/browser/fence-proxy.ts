@@ -45,7 +45,8 @@ export async function startFenceProxy(allowedOrigin: string, onBlocked: (url: st
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const [host, port] = (req.url ?? '').split(':');
     if (host !== allowed.hostname || port !== allowed.port) {
-      onBlocked(`tunnel ${req.url}`, 'websocket');
+      // a worker's WebSocket, or WebRTC's TCP (TURN over TCP): both arrive as CONNECT tunnels
+      onBlocked(`tunnel ${req.url}`, 'tunnel');
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }

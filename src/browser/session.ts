@@ -8,9 +8,17 @@ import { startFenceProxy } from './fence-proxy.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
 const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media.init.js');
+const WEBRTC = path.join(path.dirname(fileURLToPath(import.meta.url)), 'webrtc.init.js');
 
 /** The sourceURL prefix of scripts Cookie injects into the page (errors thrown there are not the app's). */
 export const HARNESS_SCRIPT_PREFIX = 'cookie-harness://';
+
+/**
+ * Why a WebRTC attempt is a refused request: the browser runs with `disable_non_proxied_udp` (no UDP socket
+ * at all, STUN and TURN/UDP included) and its TCP goes through the fence proxy, which only lets the app's
+ * own host:port through (issue 19).
+ */
+export const WEBRTC_REFUSED = 'blocked: WebRTC may not send UDP; TCP only to the app through the fence proxy';
 
 /** Most entries kept per kind of event (a page flooding the console must not flood memory); `dropped` counts the rest. */
 export const MAX_ENTRIES = 500;
@@ -128,6 +136,18 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   await context.addInitScript({ path: PROBE });
   if (opts.randomSeed !== undefined) await context.addInitScript({ content: seededRandomScript(opts.randomSeed) });
   if (opts.media !== false || opts.dateOrigin !== undefined) await context.clock.install(opts.dateOrigin !== undefined ? { time: opts.dateOrigin } : {});
+  // WebRTC cannot send UDP (launch.ts); what a page asked for is recorded as refused requests
+  await context.exposeBinding('__cookieWebrtc', (_source, urls: unknown) => {
+    if (!Array.isArray(urls)) return;
+    for (const u of urls.slice(0, 50)) {
+      const url = `${String(u).slice(0, 300)}`;
+      if (log.blockedUrls.has(url)) continue;
+      log.blockedUrls.add(url);
+      if (log.failedRequests.length >= MAX_ENTRIES) return void (log.dropped.requests = (log.dropped.requests ?? 0) + 1);
+      log.failedRequests.push({ url, resourceType: 'webrtc', errorText: WEBRTC_REFUSED, blocked: true, atMs: log.now(), step: log.step });
+    }
+  });
+  await context.addInitScript({ path: WEBRTC });
   if (opts.media !== false) {
     await context.addInitScript({ path: MEDIA });
     await context.exposeBinding('__cookieAudioStarted', () => {
@@ -245,7 +265,7 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     const top = (err.stack ?? '').split('\n').find((l) => /https?:\/\//.test(l));
     if (log.pageErrors.length >= MAX_ENTRIES) return void (log.dropped.pageErrors = (log.dropped.pageErrors ?? 0) + 1);
     // thrown inside Cookie's own in-page scripts (probe, media capture, axe-core): the harness's, not the app's
-    const harness = (err.stack ?? '').split('\n').slice(1, 3).some((l) => l.includes(HARNESS_SCRIPT_PREFIX) || /(probe|media)\.init\.js/.test(l));
+    const harness = (err.stack ?? '').split('\n').slice(1, 3).some((l) => l.includes(HARNESS_SCRIPT_PREFIX) || /(probe|media|webrtc)\.init\.js/.test(l));
     log.pageErrors.push({ text, origin: harness ? 'environment' : 'app', atMs: log.now(), location: top?.trim().slice(0, 300), step: log.step });
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright';
+import type { EvaluationBrowser } from '../browser/launch.js';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy } from '../deploy/deploy.js';
@@ -30,8 +31,21 @@ export interface EvaluateContext {
   judge: Judge | ((evidence: Evidence, evidenceDir: string) => Promise<Judgement> | Judgement);
   /** The run's agent plugin and its options (default: the built-in named by `agent.kind`). */
   agent?: { plugin: AgentPlugin; options: Record<string, unknown> };
+  /**
+   * A browser for this evaluation alone (a {@link BrowserPool} lease): its renderers are killed when the
+   * evaluation ends, and the browser replaced after a hostile page (issue 19: nothing a page started
+   * outlives its evaluation). When absent, `getBrowser` is used (shared, nothing killed).
+   */
+  openBrowser?(): Promise<EvaluationBrowser>;
   reporter: Reporter;
 }
+
+/**
+ * Bound of opening an evaluation's browser session (ms): a fresh context, its fence proxy, init scripts and
+ * first page. Seconds when healthy; a browser still busy with a previous hostile page must not stall the
+ * next evaluation for minutes (issue 19, seen 6), so it is time-boxed and an expiry is an error at perceive.
+ */
+export const SESSION_OPEN_TIMEOUT_MS = 60_000;
 
 /** Evidence folder of a task, relative to the output dir. */
 export function evidenceDirOf(task: EvaluationTask): string {
@@ -62,14 +76,30 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         await d.close().catch(() => {});
       }
     }),
-    session: f<'session'>(async ({ browser, deployment, config, evidence, task }, use) => {
+    session: f<'session'>(async ({ deployment, config, evidence, task }, use) => {
       const origin = new URL(deployment.evidence.url).origin;
-      const s = await openAppSession(browser, origin, {
-        viewport: defaultViewportOf(config),
-        media: config.agent.freeze || config.recording.audio,
-        ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
-        ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
-        ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+      // this evaluation's own browser lease (its renderers are killed when it ends; the browser is replaced
+      // after a hostile page), or the run's shared browser; opened inside a time box: a stuck browser is an
+      // error of this evaluation, never a stall of the run
+      let own: EvaluationBrowser | null = null;
+      const opening = (async () => {
+        let browser: Browser;
+        if (ctx.openBrowser) {
+          own = await ctx.openBrowser();
+          browser = own.browser;
+        } else browser = await ctx.getBrowser();
+        return openAppSession(browser, origin, {
+          viewport: defaultViewportOf(config),
+          media: config.agent.freeze || config.recording.audio,
+          ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
+          ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
+          ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+        });
+      })();
+      const s = await timebox(opening, SESSION_OPEN_TIMEOUT_MS, 'browser session opening').catch((e) => {
+        // whatever the opening still does later, its browser is killed as soon as it exists
+        void opening.catch(() => {}).finally(() => (own as EvaluationBrowser | null)?.close({ recycle: true, graceMs: 1 }));
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stage: 'perceive' as Stage });
       });
       s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
       try {
@@ -85,6 +115,10 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
         evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
         await s.close();
+        // the evaluation's renderers end here (a busy loop with them), before the next evaluation starts; the
+        // browser itself too when the page flooded (its load may sit in the browser process) or crashed
+        const hostile = log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
+        await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
       }
     }),
     context: f<'context'>(async ({ session }, use) => use(session.context)),
@@ -203,6 +237,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       // a fixture's teardown (e.g. a spec's custom probe) failed: recorded, the evidence stands
       evidence.stageErrors.push({ stage: evidence.interaction ? 'interact' : 'perceive', message: `fixture teardown: ${errorMessage(e)}` });
     }
+    // (the session fixture's teardown gave this evaluation's browser lease back, recycled when hostile)
     fs.mkdirSync(evidenceDir, { recursive: true });
     evidence.sources = copySources(task.candidate.artifactPath, evidenceDir, evidence.deploy?.entry);
     writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);

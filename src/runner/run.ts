@@ -5,7 +5,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { multiplex } from '../../reporters/index.js';
-import { openBrowser, webglRenderer } from '../browser/launch.js';
+import { BrowserPool, openBrowser, webglRenderer } from '../browser/launch.js';
 import { offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
@@ -113,7 +113,8 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
 
 /**
  * Run `cookie test`: load config and specs, expand query × candidate tasks, evaluate them with bounded
- * concurrency in one shared browser (an isolated context each), write results.json after every evaluation,
+ * concurrency, each in a fresh context of a pooled browser whose renderers are killed when it ends
+ * (issue 19), write results.json after every evaluation,
  * and report.
  * Exit code: 0 when every evaluation is scored and meets its thresholds; 1 when any errors or falls below;
  * 2 when the config or every spec is unusable; 130 (SIGINT) or 143 (SIGTERM) when interrupted (finished evaluations kept).
@@ -202,12 +203,28 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     browser = await launching;
     return browser;
   };
+  // evaluations take browsers from a pool: one per worker, renderers killed after each evaluation,
+  // replaced after a hostile page (launch.ts, BrowserPool, says why); a remote browser (wsEndpoint,
+  // cdpEndpoint) is shared, its contexts closed after each evaluation
+  const remote = !!(config.browser.wsEndpoint || config.browser.cdpEndpoint);
+  const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const previous = ResultsStore.read(outputDir);
   let environment: EnvironmentInfo | null = null;
   const describeEnvironment = async (): Promise<EnvironmentInfo> => {
     if (environment) return environment;
-    const b = await getBrowser();
-    environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+    // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
+    if (remote) {
+      const b = await getBrowser();
+      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+      return environment;
+    }
+    const lease = await pool.acquire();
+    try {
+      const b = lease.browser;
+      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+    } finally {
+      await lease.close();
+    }
     return environment;
   };
   const cached = new Map(tasks.flatMap((t) => {
@@ -242,7 +259,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);
   }
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, judge, agent, reporter };
+  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
   // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};
@@ -278,6 +295,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     void (browser as Browser | null)?.close().catch(() => {});
     setTimeout(stopWaiting, SIGNAL_GRACE_MS).unref();
     setTimeout(() => process.exit(code), SIGNAL_FORCE_EXIT_MS).unref();
+    void pool.closeAll(1);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -287,6 +305,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (!interrupted) await (browser as Browser | null)?.close().catch(() => {});
+    await pool.closeAll(interrupted ? 1 : 5_000);
   }
   const run = store.finish(tasks.map((t) => t.id));
   if (tasks.some((t) => t.trial)) {
