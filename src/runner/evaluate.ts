@@ -128,6 +128,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
           video: config.recording.video,
           audio: config.recording.audio,
           fps: config.recording.fps,
+          onStep: (n, budget) => void Promise.resolve(ctx.reporter.onStep?.(task, n, budget)).catch(() => {}),
         }),
       ).catch((e) => {
         // a harness failure during interaction keeps the static evidence; the stage error is recorded
