@@ -1,6 +1,6 @@
 import { InputError } from '../src/errors.js';
 import type { Reporter } from '../src/types.js';
-import { didYouMean } from '../src/util/did-you-mean.js';
+import { didYouMeanName as didYouMean } from '../src/util/did-you-mean.js';
 import { ConsoleReporter } from './console.js';
 import { GithubReporter } from './github.js';
 import { JsonReporter } from './json.js';

@@ -184,7 +184,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       filters.push('--last-failed');
     }
   }
-  if (o.list) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, listed: tasks };
+  if (o.list && tasks.length) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, listed: tasks };
   if (!tasks.length) {
     const msg = `no evaluations match ${filters.join(' ')} (${all} in ${suites.length} spec${suites.length === 1 ? '' : 's'})`;
     if (o.passWithNoTests) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, note: `${msg}; exit code 0 (--pass-with-no-tests)` };
