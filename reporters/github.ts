@@ -42,7 +42,7 @@ export function annotation(r: EvaluationResult, ev: Evidence | null, cwd: string
   const err = worst ? errorOfDefect(worst, ev) : undefined;
   const origin = ev?.deploy?.url ? new URL(ev.deploy.url).origin : undefined;
   const loc = err ? sourceLocation(err.location, origin, ev?.deploy?.entry) : undefined;
-  const m = loc?.match(/^(.*):(\d+)(?::(\d+))?$/);
+  const m = loc?.match(/^(.*?):(\d+)(?::(\d+))?$/);
   // a file artifact: its location names the file itself; a folder: the location is below it
   const inArtifact = m && (path.basename(r.artifactPath) === m[1] || fs.existsSync(path.join(r.artifactPath, m[1]!)));
   if (m && inArtifact) {

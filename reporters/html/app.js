@@ -140,7 +140,7 @@
       </section>
       ${top ? `<h2>Top defects</h2><ul class="defects top" data-testid="top-defects">${top}</ul>` : '<p class="muted" data-testid="top-defects">No defects found.</p>'}
       <p class="muted">${h(e.query.prompt)}</p>
-      <p><span class="tag">${h(e.mode)}</span> <span class="tag">${h(e.query.language)}</span> <span class="tag">${h(e.query.kind)}</span> ${e.query.category ? `<span class="tag">${h(e.query.category)}</span>` : ''} <span class="st-${h(e.status)}">${h(e.status)}</span> ${e.error ? `<span class="muted">${h(e.error.stage)}: ${h(e.error.message)}</span>` : ''}</p>
+      <p><span class="tag">${h(e.mode)}</span> <span class="tag">${h(e.query.language)}</span> <span class="tag">${h(e.query.kind)}</span> ${e.query.category ? `<span class="tag">${h(e.query.category)}</span>` : ''} <span class="muted">status ${h(e.status)}</span> ${e.error ? `<span class="muted">${h(e.error.stage)}: ${h(e.error.message)}</span>` : ''}</p>
       <details open><summary>Why these scores</summary><ul>${e.reasons.map((r) => `<li>${h(r)}</li>`).join('')}</ul></details>
       ${e.build ? `<h2>Build</h2><p>${h(e.build.step)} failed: ${h(e.build.summary)}</p><pre>${h(e.build.logTail)}</pre>` : ''}
       <h2>Screenshots</h2><div class="shots">${d.screenshots.map((s) => `<figure><img loading="lazy" src="data/${n}/${h(s.file)}" alt="${h(s.label)}"><figcaption>${h(s.label)}</figcaption></figure>`).join('')}</div>
