@@ -9,6 +9,8 @@ import { rankDefects, verdictOf, worstDefect } from './verdict.js';
 export interface JunitReporterOptions {
   /** File to write, relative to the output dir (default `junit.xml`); an absolute path is kept. */
   outputFile?: string;
+  /** Folder `file` attributes and attachment paths are relative to (default: the working directory). */
+  cwd?: string;
 }
 
 /** Options of {@link JunitReporter.build}. */
@@ -97,6 +99,6 @@ export class JunitReporter implements Reporter {
   }
 
   onRunEnd(run: RunResults, outputDir: string): void {
-    writeTextAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml'), JunitReporter.build(run, { outputDir }));
+    writeTextAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml'), JunitReporter.build(run, { outputDir, cwd: this.opts.cwd }));
   }
 }

@@ -123,7 +123,11 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   let reporters: Reporter[];
   try {
-    reporters = createReporters(config.reporters as (string | [string, Record<string, unknown>])[]);
+    // junit and github write paths relative to the run's working directory (CI's checkout)
+    reporters = createReporters((config.reporters as (string | [string, Record<string, unknown>])[]).map((r) => {
+      const [name, opts] = typeof r === 'string' ? [r, {}] : r;
+      return name === 'junit' || name === 'github' ? ([name, { cwd: o.cwd, ...opts }] as [string, Record<string, unknown>]) : r;
+    }));
   } catch (e) {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
@@ -245,10 +249,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   // --bail N: once N evaluations did not pass, start no new one (the running ones finish and are kept)
   const countFailure = (passed: boolean) => {
     if (passed || !o.bail) return;
-    if (++failures >= o.bail && !bailed) {
-      bailed = true;
-      limit.clearQueue();
-    }
+    // queued tasks see `bailed` and return at once (p-limit's clearQueue would leave their promises pending forever)
+    if (++failures >= o.bail) bailed = true;
   };
   const runOne = async (task: EvaluationTask) => {
     const hit = cached.get(task.id);
