@@ -5,6 +5,24 @@ import type { EvaluationResult, EvaluationTask, Reporter, RunResults, RunStartIn
 export interface ConsoleReporterOptions {
   /** Stream to write to (default process.stdout). */
   stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Off a TTY: print a heartbeat line when nothing was printed for this long, ms (default 30,000). */
+  heartbeatMs?: number;
+  /** On a TTY: how often the live line is redrawn so elapsed times move, ms (default 1,000). */
+  refreshMs?: number;
+}
+
+/** A running evaluation as the live line shows it. */
+interface Running {
+  stage: Stage;
+  step?: number;
+  budget?: number;
+  startedAt: number;
+}
+
+/** Seconds as `42s` or `3m05s`. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 const fmt = (x: number | undefined | null) => (x === null || x === undefined ? '  –  ' : x.toFixed(1).padStart(5));
@@ -25,19 +43,58 @@ function statusWord(r: EvaluationResult): string {
 }
 
 /**
- * The default reporter: a live progress line while evaluations run (rewritten in place on a TTY, one line
- * per finished evaluation otherwise), then a summary table of candidate × query with Functionality,
+ * The default reporter. While evaluations run: on a TTY, a live line rewritten in place with each running
+ * evaluation's stage, interaction step n/N and elapsed time, and an ETA for the run (mean time of the
+ * evaluations finished so far × what is left ÷ concurrency); off a TTY (CI logs), one line per finished
+ * evaluation and a heartbeat line with the same facts whenever nothing was printed for `heartbeatMs`
+ * (30 s), so a long evaluation never looks hung. Then a summary table of candidate × query with Functionality,
  * Aesthetics and Total (0–100), defect counts by severity (critical/major/minor) and the status.
  */
 export class ConsoleReporter implements Reporter {
   private readonly out: NonNullable<ConsoleReporterOptions['stream']>;
   private total = 0;
   private done = 0;
-  private readonly running = new Map<string, string>();
+  private concurrency = 1;
+  private readonly running = new Map<string, Running>();
+  private readonly durations: number[] = [];
   private started = Date.now();
+  private lastWrite = Date.now();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly heartbeatMs: number;
+  private readonly refreshMs: number;
 
   constructor(opts: ConsoleReporterOptions = {}) {
     this.out = opts.stream ?? process.stdout;
+    this.heartbeatMs = opts.heartbeatMs ?? 30_000;
+    this.refreshMs = opts.refreshMs ?? 1000;
+  }
+
+  /** Write a line (or more) and remember when, for the heartbeat. */
+  private write(text: string): void {
+    this.out.write(text);
+    this.lastWrite = Date.now();
+  }
+
+  /** ETA of the run in ms, or null before any evaluation finished. */
+  eta(now = Date.now()): number | null {
+    if (!this.durations.length) return null;
+    const mean = this.durations.reduce((a, b) => a + b, 0) / this.durations.length;
+    const queued = Math.max(0, this.total - this.done - this.running.size);
+    const left = [...this.running.values()].reduce((s, r) => s + Math.max(0, mean - (now - r.startedAt)), 0) + queued * mean;
+    return left / Math.max(1, Math.min(this.concurrency, this.total - this.done));
+  }
+
+  /** The progress facts: `3/12 done · ETA 2m10s · q/c interact 5/25 12s · …`. */
+  status(now = Date.now()): string {
+    const eta = this.eta(now);
+    const runs = [...this.running.entries()].map(([id, r]) => `${id} ${r.stage}${r.stage === 'interact' && r.step ? ` ${r.step}/${r.budget}` : ''} ${duration(now - r.startedAt)}`);
+    return `${this.done}/${this.total} done · ETA ${eta === null ? '–' : duration(eta)} · ${runs.join(' · ') || 'idle'}`;
+  }
+
+  private tick(): void {
+    if (!this.running.size) return;
+    if (this.tty) this.progress();
+    else if (Date.now() - this.lastWrite >= this.heartbeatMs) this.write(`${pc.dim('…')} ${this.status()} (${duration(Date.now() - this.started)} elapsed)\n`);
   }
 
   private get tty(): boolean {
@@ -47,44 +104,57 @@ export class ConsoleReporter implements Reporter {
   onRunStart(info: RunStartInfo): void {
     this.total = info.tasks.length;
     this.started = Date.now();
-    this.out.write(`${pc.bold('cookie')} evaluating ${this.total} query × candidate pair${this.total === 1 ? '' : 's'} → ${info.outputDir}\n`);
+    this.concurrency = Number((info.config as { concurrency?: unknown } | null)?.concurrency) || 1;
+    this.timer ??= setInterval(() => this.tick(), this.tty ? this.refreshMs : Math.min(this.heartbeatMs, 5000));
+    this.timer.unref?.();
+    this.write(`${pc.bold('cookie')} evaluating ${this.total} query × candidate pair${this.total === 1 ? '' : 's'} → ${info.outputDir}\n`);
   }
 
   onEvaluationStart(task: EvaluationTask): void {
-    this.running.set(task.id, 'deploy');
+    this.running.set(task.id, { stage: 'deploy', startedAt: Date.now() });
     this.progress();
   }
 
   onStageStart(task: EvaluationTask, stage: Stage): void {
-    this.running.set(task.id, stage);
+    const r = this.running.get(task.id) ?? { stage, startedAt: Date.now() };
+    this.running.set(task.id, { ...r, stage, step: undefined, budget: undefined });
+    this.progress();
+  }
+
+  onStep(task: EvaluationTask, step: number, budget: number): void {
+    const r = this.running.get(task.id);
+    if (!r) return;
+    Object.assign(r, { step, budget });
     this.progress();
   }
 
   onEvaluationEnd(r: EvaluationResult): void {
     this.done++;
-    this.running.delete(r.id);
+    if (this.running.delete(r.id) && !r.cached && r.timings.total) this.durations.push(r.timings.total);
     if (this.tty) this.out.write('\r\x1b[2K');
     const sev = counts(r);
     const score = r.scores ? `F ${fmt(r.scores.functionality)}  A ${fmt(r.scores.aesthetics)}  T ${fmt(r.scores.total)}` : r.error ? (r.passed ? r.error.message.slice(0, 100) : pc.red(r.error.message.slice(0, 100))) : '';
-    this.out.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${r.cached ? pc.dim('cached') : pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
+    this.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${r.cached ? pc.dim('cached') : pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
     this.progress();
   }
 
   onError(message: string): void {
     if (this.tty) this.out.write('\r\x1b[2K');
     const mark = message.startsWith('warning:') ? pc.yellow('!') : pc.red('✗');
-    this.out.write(message.split('\n').map((l) => `${mark} ${l}`).join('\n') + '\n');
+    this.write(message.split('\n').map((l) => `${mark} ${l}`).join('\n') + '\n');
   }
 
   private progress(): void {
     if (!this.tty || !this.running.size) return;
-    const [id, stage] = [...this.running.entries()][0]!;
-    const line = `${pc.cyan('▶')} ${this.done}/${this.total} done · ${id} · ${stage}${this.running.size > 1 ? ` (+${this.running.size - 1} running)` : ''}`;
-    this.out.write(`\r\x1b[2K${line.slice(0, (this.out.columns ?? 100) - 1)}`);
+    const line = `▶ ${this.status()}`;
+    this.out.write(`\r\x1b[2K${pc.cyan(line.slice(0, (this.out.columns ?? 100) - 1))}`);
   }
 
   onRunEnd(run: RunResults): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     if (this.tty) this.out.write('\r\x1b[2K');
+    if (run.stoppedEarly) this.out.write(`${pc.yellow('!')} stopped early (${run.stoppedEarly.reason}): ${run.stoppedEarly.notRun} evaluation${run.stoppedEarly.notRun === 1 ? '' : 's'} not run\n`);
     const rows = run.evaluations;
     if (!rows.length) {
       this.out.write('No evaluations.\n');

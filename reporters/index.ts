@@ -1,6 +1,8 @@
 import { InputError } from '../src/errors.js';
 import type { Reporter } from '../src/types.js';
+import { didYouMeanName as didYouMean } from '../src/util/did-you-mean.js';
 import { ConsoleReporter } from './console.js';
+import { GithubReporter } from './github.js';
 import { JsonReporter } from './json.js';
 import { HtmlReporter } from './html/index.js';
 import { JunitReporter } from './junit.js';
@@ -16,7 +18,27 @@ export const REPORTERS: Record<string, (options: Record<string, unknown>) => Rep
   junit: (o) => new JunitReporter(o),
   html: (o) => new HtmlReporter(o),
   leaderboard: (o) => new LeaderboardReporter(o),
+  github: (o) => new GithubReporter(o),
 };
+
+/** Reporters that write a file, and the option naming it (`html` writes a folder). */
+export const FILE_REPORTERS: Record<string, 'outputFile' | 'outputFolder'> = { json: 'outputFile', junit: 'outputFile', leaderboard: 'outputFile', html: 'outputFolder' };
+
+/**
+ * Check reporter names before anything runs.
+ * @param names the names to check
+ * @param source what to blame: `--reporter`, or the config file's path
+ * @param field the field to name: `reporters` in a config file
+ * @throws InputError naming the source, the field, the unknown name, a "did you mean" and the known names
+ */
+export function checkReporterNames(names: string[], source: string, field = 'reporters'): void {
+  for (const [i, name] of names.entries()) {
+    // built-in names are checked here; objects ('') and module paths (./my-reporter.ts) load as plugins (src/plugins)
+    if (!name || REPORTERS[name] || /[\\/]|\.[cm]?[jt]s$/.test(name)) continue;
+    const guess = didYouMean(name, Object.keys(REPORTERS));
+    throw new InputError(source, source.startsWith('--') ? `"${name}"` : `${field}.${i}`, `unknown reporter "${name}"`, `${guess ? `did you mean "${guess}"? ` : ''}use one of ${Object.keys(REPORTERS).join(', ')}`);
+  }
+}
 
 /**
  * Create reporters from config entries.
@@ -26,8 +48,8 @@ export function createReporters(entries: (string | [string, Record<string, unkno
   return entries.map((e) => {
     const [name, options] = typeof e === 'string' ? [e, {}] : e;
     const make = REPORTERS[name];
-    if (!make) throw new InputError(source, 'reporters', `unknown reporter "${name}"`, `use one of ${Object.keys(REPORTERS).join(', ')}`);
-    return make(options);
+    if (!make) checkReporterNames([name], source);
+    return make!(options);
   });
 }
 
@@ -46,6 +68,7 @@ export function multiplex(reporters: Reporter[]): Required<Omit<Reporter, 'apiVe
     onRunStart: call('onRunStart'),
     onEvaluationStart: call('onEvaluationStart'),
     onStageStart: call('onStageStart'),
+    onStep: call('onStep'),
     onEvaluationEnd: call('onEvaluationEnd'),
     onRunEnd: call('onRunEnd'),
     onError: call('onError'),

@@ -1,64 +1,105 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import junitModule from 'junit-report-builder';
 import type { EvaluationResult, Reporter, RunResults } from '../src/types.js';
 import { writeTextAtomic } from '../src/util/atomic.js';
+import { rankDefects, verdictOf, worstDefect } from './verdict.js';
 
 /** Options of the junit reporter. */
 export interface JunitReporterOptions {
-  /** File to write, relative to the output dir (default `junit.xml`). */
+  /** File to write, relative to the output dir (default `junit.xml`); an absolute path is kept. */
   outputFile?: string;
+  /** Folder `file` attributes and attachment paths are relative to (default: the working directory). */
+  cwd?: string;
+}
+
+/** Options of {@link JunitReporter.build}. */
+export interface JunitBuildOptions {
+  /** Output dir of the run: attachments are looked up below it (absent: no attachments). */
+  outputDir?: string;
+  /** Folder `file` attributes and attachment paths are relative to (default: the working directory, as CI expects). */
+  cwd?: string;
 }
 
 type Builder = (typeof junitModule)['default'];
 /** The package is CommonJS: at runtime the default import is the builder itself, whatever the typings say. */
 const junitBuilder: Builder = ((junitModule as unknown as { default?: Builder }).default?.newBuilder ? (junitModule as unknown as { default: Builder }).default : (junitModule as unknown as Builder));
 
-function thresholdText(r: EvaluationResult): string {
-  const t = r.thresholds;
-  return (['functionality', 'aesthetics', 'total'] as const)
-    .filter((k) => t[k] !== undefined && (r.scores?.[k] ?? -1) < t[k]!)
-    .map((k) => `${k} ${r.scores?.[k] ?? '–'} < ${t[k]}`)
-    .join(', ');
+/**
+ * Text safe inside XML CDATA: xmlbuilder escapes only the first `]]>` of a section, and XML 1.0 forbids most
+ * control characters (which a page's console output may hold).
+ */
+const xmlText = (s: string) => s.replaceAll(']]>', ']] >').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '�');
+
+const rel = (cwd: string, p: string) => path.relative(cwd, p).split(path.sep).join('/') || '.';
+
+/**
+ * Files CI should attach to a testcase (Jenkins junit-attachments / GitLab `[[ATTACHMENT|path]]`
+ * convention), relative to `cwd`: the screenshots the worst defects cite, the 1280-px screenshot and the
+ * interaction video; only files that exist.
+ */
+function attachments(r: EvaluationResult, outputDir: string, cwd: string): string[] {
+  const dir = path.join(outputDir, r.evidenceDir);
+  const files = [...rankDefects(r.defects).slice(0, 3).map((d) => d.evidence.screenshot), 'screenshots/viewport-1280.png', 'video.mp4'].filter((f): f is string => !!f);
+  return [...new Set(files)].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f)).map((f) => rel(cwd, f));
 }
 
 /**
- * JUnit XML for any CI (built with junit-report-builder): one testsuite per spec file, one testcase per
- * query × candidate (classname = query id, name = candidate). A result below its thresholds or not scored
- * (build-failed) is a <failure>; an evaluation Cookie could not finish (status error) is an <error>, so CI
- * tells the model's failures from the harness's. One that ended with the status its spec expects
- * (`expectStatus`, e.g. a candidate meant not to build) passes. The defects and scores are in system-out.
+ * JUnit XML for any CI (built with junit-report-builder; valid against the schema Jenkins and GitLab read,
+ * see test/fixtures/junit.xsd): one testsuite per spec file (with `time` in s and `timestamp` of the run's
+ * start), one testcase per query × candidate (classname = query id, name = candidate, `file` = the spec,
+ * relative to the working directory). A result below its thresholds or not built is a `<failure>` whose
+ * message is the worst defect (or the missed thresholds) and whose body lists every defect with its
+ * severity; an evaluation Cookie could not finish is an `<error>`; a spec file that could not be loaded is
+ * an `<error>` testcase of its own suite, so CI counts it. One that ended with the status its spec expects
+ * (`expectStatus`) passes. Scores, defects and `[[ATTACHMENT|path]]` lines (key screenshots, video) are in
+ * system-out.
  */
 export class JunitReporter implements Reporter {
   constructor(private readonly opts: JunitReporterOptions = {}) {}
 
   /** Build the XML text for a run (exposed for tests). */
-  static build(run: RunResults): string {
+  static build(run: RunResults, o: JunitBuildOptions = {}): string {
+    const cwd = o.cwd ?? process.cwd();
     const builder = junitBuilder.newBuilder();
     const bySuite = new Map<string, EvaluationResult[]>();
     for (const r of run.evaluations) bySuite.set(r.suiteFile, [...(bySuite.get(r.suiteFile) ?? []), r]);
     for (const [file, results] of bySuite) {
-      const suite = builder.testSuite().name(`cookie: ${path.basename(file)}`);
+      const suite = builder
+        .testSuite()
+        .name(`cookie: ${path.basename(file)}`)
+        .timestamp(new Date(run.startedAt || Date.now()))
+        .time(results.reduce((s, r) => s + (r.cached ? 0 : (r.timings.total ?? 0)), 0) / 1000);
       for (const r of results) {
-        const tc = suite.testCase().className(r.queryId).name(r.candidate).file(file).time((r.timings.total ?? 0) / 1000);
+        const tc = suite.testCase().className(r.queryId).name(r.candidate).file(rel(cwd, file)).time((r.cached ? 0 : (r.timings.total ?? 0)) / 1000);
+        const defects = rankDefects(r.defects).map((d) => `[${d.severity}/${d.dimension}] ${d.title}${d.deduction ? ` (−${d.deduction})` : ''}: ${d.detail}`);
         const lines = [
           r.scores ? `scores (0-100): functionality ${r.scores.functionality}, aesthetics ${r.scores.aesthetics}, total ${r.scores.total}` : 'not scored',
-          ...r.defects.map((d) => `[${d.severity}/${d.dimension}] ${d.title}: ${d.detail}`),
-          `evidence: ${r.evidenceDir}`,
+          ...defects,
+          `evidence: ${o.outputDir ? rel(cwd, path.join(o.outputDir, r.evidenceDir)) : r.evidenceDir}`,
+          ...(o.outputDir ? attachments(r, o.outputDir, cwd).map((a) => `[[ATTACHMENT|${a}]]`) : []),
         ];
-        // an evaluation that ended with the status its spec expects (`expectStatus`) passes, as in the console
-        if (r.passed) {
-          if (r.status !== 'scored') lines.unshift(`${r.status} as expected: ${r.error?.message ?? r.build?.summary ?? ''}`);
-        } else if (r.status === 'error') tc.error(`${r.error?.stage}: ${r.error?.message}`, 'CookieError');
-        else if (r.status === 'generation-failed') tc.failure(r.error?.message ?? 'generation failed', 'GenerationFailed');
-        else if (r.status === 'build-failed') tc.failure(`${r.build?.step ?? 'build'} failed: ${r.build?.summary ?? r.error?.message ?? ''}`, 'BuildFailed');
-        else tc.failure(`below threshold: ${thresholdText(r)}`, 'BelowThreshold');
-        tc.standardOutput(lines.join('\n'));
+        const v = verdictOf(r);
+        const worst = worstDefect(r);
+        if (v.verdict === 'pass') {
+          if (r.status !== 'scored') lines.unshift(v.why);
+        } else if (v.verdict === 'error') tc.error(xmlText(v.why), 'CookieError', xmlText(defects.join('\n')) || undefined);
+        else if (r.status === 'generation-failed') tc.failure(xmlText(r.error?.message ?? 'generation failed'), 'GenerationFailed');
+        else if (r.status === 'build-failed') tc.failure(xmlText(v.why), 'BuildFailed').stacktrace(xmlText(r.build?.logTail.slice(-2000) ?? '') || undefined);
+        else tc.failure(xmlText(worst ? `${worst.severity}: ${worst.title} (${v.why})` : v.why), 'BelowThreshold').stacktrace(xmlText(defects.length ? defects.join('\n') : v.why));
+        tc.standardOutput(xmlText(lines.join('\n')));
       }
+    }
+    const broken = new Map<string, string[]>();
+    for (const e of run.specErrors ?? []) broken.set(e.file, [...(broken.get(e.file) ?? []), e.message]);
+    for (const [file, messages] of broken) {
+      const suite = builder.testSuite().name(`cookie: ${path.basename(file)}`).timestamp(new Date(run.startedAt || Date.now())).time(0);
+      suite.testCase().className('(spec)').name(`${path.basename(file)} could not be loaded`).file(rel(cwd, file)).time(0).error(xmlText(messages[0]!.split('\n')[0]!), 'SpecError', xmlText(messages.join('\n')));
     }
     return builder.build();
   }
 
   onRunEnd(run: RunResults, outputDir: string): void {
-    writeTextAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml'), JunitReporter.build(run));
+    writeTextAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml'), JunitReporter.build(run, { outputDir, cwd: this.opts.cwd }));
   }
 }

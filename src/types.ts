@@ -777,6 +777,10 @@ export interface RunResults {
   /** Set on a merged run: the blobs it was made from. */
   mergedFrom?: { dir: string; shard: { current: number; total: number } | null; evaluations: number }[];
   evaluations: EvaluationResult[];
+  /** Spec files that could not be loaded (file, one-line message): reported as errors (JUnit `<error>`), never silently dropped. */
+  specErrors?: { file: string; message: string }[];
+  /** Set when the run stopped early (`--bail N` / `--max-failures N`): how many evaluations were not run. */
+  stoppedEarly?: { reason: string; notRun: number };
 }
 
 // ───────────────────────────── reporters ─────────────────────────────
@@ -799,6 +803,8 @@ export interface Reporter {
   onRunStart?(info: RunStartInfo): void | Promise<void>;
   onEvaluationStart?(task: EvaluationTask): void | Promise<void>;
   onStageStart?(task: EvaluationTask, stage: Stage): void | Promise<void>;
+  /** An interaction step begins: `step` of `budget` (1-based; the agent may finish before the budget). */
+  onStep?(task: EvaluationTask, step: number, budget: number): void | Promise<void>;
   onEvaluationEnd?(result: EvaluationResult): void | Promise<void>;
   onRunEnd?(run: RunResults, outputDir: string): void | Promise<void>;
   /** A spec or config problem that stopped part of the run (one line). */

@@ -10,11 +10,52 @@
   const num = (x) => (x === null || x === undefined ? '–' : Number(x).toFixed(1));
   const pct = (x) => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`);
   const filters = { category: '', language: '', difficulty: '' };
+  const sort = { key: 'verdict', dir: 1 };
+  const SEV = { critical: 0, major: 1, minor: 2 };
+  const VERDICT = { error: 0, fail: 1, pass: 2 };
 
   window.__cookieEvalLoaded = (n, d) => {
     details[n] = d;
-    if (location.hash === `#/eval/${n}`) render();
+    const m = location.hash.match(/^#\/(eval|compare)\/(\d+)(?:\/(\d+))?/);
+    if (m && (m[2] === String(n) || m[3] === String(n))) render();
   };
+
+  /** Details of evaluation n, loading data/<n>/eval.js on first use (file:// forbids fetch); null until loaded. */
+  function need(n) {
+    if (details[n]) return details[n];
+    if (!document.querySelector(`script[data-eval="${n}"]`)) {
+      const s = document.createElement('script');
+      s.src = `data/${n}/eval.js`;
+      s.dataset.eval = String(n);
+      document.body.appendChild(s);
+    }
+    return null;
+  }
+
+  const verdictTag = (e) => `<span class="verdict-tag vt-${h(e.verdict)}" data-testid="verdict-tag">${h(e.verdict)}</span>`;
+  const worstText = (e) => {
+    const w = e.worst >= 0 ? e.defects[e.worst] : null;
+    return w ? `<span class="tag sev-${h(w.severity)}">${h(w.severity)}</span> ${h(w.title)}` : '<span class="muted">none</span>';
+  };
+  const sortValue = {
+    verdict: (e) => VERDICT[e.verdict],
+    query: (e) => e.queryId,
+    candidate: (e) => e.candidate,
+    f: (e) => (e.scores ? e.scores.functionality : -1),
+    a: (e) => (e.scores ? e.scores.aesthetics : -1),
+    total: (e) => (e.scores ? e.scores.total : -1),
+    worst: (e) => (e.worst >= 0 ? SEV[e.defects[e.worst].severity] * 100 - e.defects[e.worst].deduction : 999),
+    defects: (e) => -e.defects.length,
+  };
+  function sorted(evs) {
+    const f = sortValue[sort.key];
+    return [...evs].sort((x, y) => {
+      const a = f(x);
+      const b = f(y);
+      return (typeof a === 'string' ? a.localeCompare(b) : a - b) * sort.dir || x.n - y.n;
+    });
+  }
+  const sibling = (e) => DATA.evaluations.find((x) => x.queryId === e.queryId && x.n !== e.n);
 
   function options(key) {
     const vals = [...new Set(DATA.evaluations.map((e) => e.query && e.query[key]).filter(Boolean))].sort();
@@ -26,7 +67,7 @@
     const rows = aggregate(evs);
     const cell = (m) => (m ? `<td>${num(m.functionality)}</td><td>${num(m.aesthetics)}</td><td>${num(m.total)}</td>` : '<td>–</td><td>–</td><td>–</td>');
     app.innerHTML = `
-      <header><h1>Cookie report</h1><p>${h(DATA.run.evaluations)} evaluations · Cookie ${h(DATA.run.cookieVersion)} · ${h(DATA.run.browserVersion)} · ${h(DATA.run.startedAt)}</p></header>
+      <header><h1>Cookie report</h1><p class="summary" data-testid="summary"><b class="vt-pass">${DATA.evaluations.filter((e) => e.verdict === 'pass').length} passed</b> · <b class="vt-fail">${DATA.evaluations.filter((e) => e.verdict === 'fail').length} failed</b> · <b class="vt-error">${DATA.evaluations.filter((e) => e.verdict === 'error').length} errors</b></p><p class="muted">${h(DATA.run.evaluations)} evaluations · Cookie ${h(DATA.run.cookieVersion)} · ${h(DATA.run.browserVersion)} · ${h(DATA.run.startedAt)}</p></header>
       <section class="filters" data-testid="filters">
         <label>Category <select data-filter="category">${options('category')}</select></label>
         <label>Language <select data-filter="language">${options('language')}</select></label>
@@ -41,14 +82,24 @@
           .join('')}</tbody>
       </table>
       <h2>Evaluations</h2>
-      <table class="evals"><thead><tr><th>Query</th><th>Candidate</th><th>Status</th><th>F</th><th>A</th><th>Total</th><th>Defects (C/M/m)</th></tr></thead>
-      <tbody>${evs
+      <table class="evals" data-testid="evals"><thead><tr>${[['verdict', 'Verdict'], ['query', 'Query'], ['candidate', 'Candidate'], ['f', 'F'], ['a', 'A'], ['total', 'Total'], ['worst', 'Worst defect'], ['defects', 'Defects (C/M/m)']]
+        .map(([k, label]) => `<th data-sort="${k}" class="sortable${sort.key === k ? (sort.dir > 0 ? ' asc' : ' desc') : ''}" aria-sort="${sort.key === k ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none'}">${label}</th>`)
+        .join('')}<th></th></tr></thead>
+      <tbody>${sorted(evs)
         .map((e) => {
           const c = { critical: 0, major: 0, minor: 0 };
           for (const d of e.defects) c[d.severity]++;
-          return `<tr><td>${h(e.queryId)}${e.cached ? ' <span class="tag">cached</span>' : ''}</td><td><a href="#/eval/${e.n}" data-testid="eval-link">${h(e.candidate)}</a></td><td class="st-${h(e.status)}">${h(e.status)}</td><td>${num(e.scores && e.scores.functionality)}</td><td>${num(e.scores && e.scores.aesthetics)}</td><td>${num(e.scores && e.scores.total)}</td><td>${c.critical}/${c.major}/${c.minor}</td></tr>`;
+          const other = sibling(e);
+          return `<tr data-testid="eval-row" class="row-${h(e.verdict)}"><td>${verdictTag(e)}</td><td>${h(e.queryId)}${e.cached ? ' <span class="tag">cached</span>' : ''}</td><td><a href="#/eval/${e.n}" data-testid="eval-link">${h(e.candidate)}</a></td><td>${num(e.scores && e.scores.functionality)}</td><td>${num(e.scores && e.scores.aesthetics)}</td><td>${num(e.scores && e.scores.total)}</td><td class="worst" data-testid="worst">${worstText(e)}</td><td>${c.critical}/${c.major}/${c.minor}</td><td>${other ? `<a href="#/compare/${e.n}/${other.n}" data-testid="compare-link">compare</a>` : ''}</td></tr>`;
         })
         .join('')}</tbody></table>`;
+    app.querySelectorAll('th[data-sort]').forEach((th) =>
+      th.addEventListener('click', () => {
+        sort.dir = sort.key === th.dataset.sort ? -sort.dir : 1;
+        sort.key = th.dataset.sort;
+        board();
+      }),
+    );
     app.querySelectorAll('select[data-filter]').forEach((s) =>
       s.addEventListener('change', () => {
         filters[s.dataset.filter] = s.value;
@@ -60,45 +111,49 @@
   function evalPage(n) {
     const e = DATA.evaluations.find((x) => String(x.n) === String(n));
     if (!e) return (app.innerHTML = '<p>Unknown evaluation. <a href="#/">Back</a></p>');
-    const d = details[n];
-    if (!d) {
-      app.innerHTML = `<p class="muted">Loading ${h(e.id)}…</p>`;
-      const s = document.createElement('script');
-      s.src = `data/${n}/eval.js`;
-      document.body.appendChild(s);
-      return;
-    }
+    const d = need(n);
+    if (!d) return (app.innerHTML = `<p class="muted">Loading ${h(e.id)}…</p>`);
     const seek = (ms) => `data-seek="${ms}"`;
-    const defects = e.defects
-      .map((x) => {
-        const step = x.evidence && x.evidence.step !== undefined ? d.steps.find((s) => s.index === x.evidence.step) : null;
-        const at = step && step.video ? step.video.startMs : null;
-        return `<li class="sev-${h(x.severity)}" data-testid="defect"><span class="tag">${h(x.severity)}</span> <span class="tag">${h(x.dimension)}</span> <b>${h(x.title)}</b> ${x.deduction ? `(−${x.deduction})` : ''}<div class="muted">${h(x.detail)}</div>${at !== null ? `<button class="link" ${seek(at)}>▶ step ${step.index} at ${(at / 1000).toFixed(1)} s</button>` : ''}</li>`;
-      })
-      .join('');
+    const defectItem = (i, top) => {
+      const x = e.defects[i];
+      const info = (d.defectInfo || [])[i] || {};
+      const at = info.atMs ?? null;
+      const thumb = top && info.thumb ? `<img class="thumb" data-testid="defect-thumb" src="data/${n}/${h(info.thumb)}" alt="keyframe of: ${h(x.title)}" ${at !== null ? seek(at) : ''}>` : '';
+      return `<li class="sev-${h(x.severity)}${top ? ' top' : ''}" data-testid="${top ? 'top-defect' : 'defect'}">${thumb}<div><span class="tag">${h(x.severity)}</span> <span class="tag">${h(x.dimension)}</span> <b>${h(x.title)}</b> ${x.deduction ? `(−${x.deduction})` : ''}${info.location ? ` <code class="loc" data-testid="defect-location">${h(info.location)}</code>` : ''}<div class="muted">${h(x.detail)}</div>${at !== null ? `<button class="link" data-testid="defect-seek" ${seek(at)}>▶ step ${info.step} at ${(at / 1000).toFixed(1)} s in the video</button>` : info.step !== null && info.step !== undefined ? `<span class="muted small">step ${info.step}</span>` : ''}</div></li>`;
+    };
+    const rank = e.rank || e.defects.map((_, i) => i);
+    const defects = rank.map((i) => defectItem(i, false)).join('');
+    const top = rank.slice(0, 3).map((i) => defectItem(i, true)).join('');
+    const other = sibling(e);
+    const s8 = (k) => `<p class="muted small">0–8: static ${num(e.static8 && e.static8[k])} → final ${num(e.final8 && e.final8[k])}</p>`;
+    const thr = (k) => (e.thresholds && e.thresholds[k] !== undefined ? `<p class="small ${e.scores && e.scores[k] < e.thresholds[k] ? 'vt-fail' : 'muted'}">threshold ${num(e.thresholds[k])}</p>` : '');
     app.innerHTML = `
-      <p><a href="#/">← Leaderboard</a></p>
-      <header><h1>${h(e.candidate)} <span class="muted">on</span> ${h(e.queryId)}</h1>
-      <p class="muted">${h(e.query.prompt)}</p>
-      <p><span class="tag">${h(e.mode)}</span> <span class="tag">${h(e.query.language)}</span> <span class="tag">${h(e.query.kind)}</span> ${e.query.category ? `<span class="tag">${h(e.query.category)}</span>` : ''} <span class="st-${h(e.status)}">${h(e.status)}</span> ${e.error ? `<span class="muted">${h(e.error.stage)}: ${h(e.error.message)}</span>` : ''}</p></header>
-      <section class="scores" data-testid="scores">
-        <div><h3>Functionality</h3><p class="big">${num(e.scores && e.scores.functionality)}</p><p class="muted">0–8: static ${num(e.static8 && e.static8.functionality)} → final ${num(e.final8 && e.final8.functionality)}</p></div>
-        <div><h3>Aesthetics</h3><p class="big">${num(e.scores && e.scores.aesthetics)}</p><p class="muted">0–8: static ${num(e.static8 && e.static8.aesthetics)} → final ${num(e.final8 && e.final8.aesthetics)}</p></div>
-        <div><h3>Total</h3><p class="big">${num(e.scores && e.scores.total)}</p></div>
+      <p class="nav"><a href="#/">← All evaluations</a>${other ? ` · <a href="#/compare/${e.n}/${other.n}" data-testid="compare-link">compare with ${h(other.candidate)}</a>` : ''}</p>
+      <section class="verdict v-${h(e.verdict)}" data-testid="verdict">
+        <div class="badge">${e.verdict === 'pass' ? '✓ PASS' : e.verdict === 'fail' ? '✗ FAIL' : '⚠ ERROR'}</div>
+        <div><h1>${h(e.candidate)} <span class="muted">on</span> ${h(e.queryId)}</h1><p class="why" data-testid="why">${h(e.why)}</p></div>
       </section>
+      <section class="scores" data-testid="scores">
+        <div><h3>Functionality</h3><p class="big">${num(e.scores && e.scores.functionality)}</p>${s8('functionality')}${thr('functionality')}</div>
+        <div><h3>Aesthetics</h3><p class="big">${num(e.scores && e.scores.aesthetics)}</p>${s8('aesthetics')}${thr('aesthetics')}</div>
+        <div><h3>Total</h3><p class="big">${num(e.scores && e.scores.total)}</p><p class="muted small">0–100, mean of both</p>${thr('total')}</div>
+      </section>
+      ${top ? `<h2>Top defects</h2><ul class="defects top" data-testid="top-defects">${top}</ul>` : '<p class="muted" data-testid="top-defects">No defects found.</p>'}
+      <p class="muted">${h(e.query.prompt)}</p>
+      <p><span class="tag">${h(e.mode)}</span> <span class="tag">${h(e.query.language)}</span> <span class="tag">${h(e.query.kind)}</span> ${e.query.category ? `<span class="tag">${h(e.query.category)}</span>` : ''} <span class="muted">status ${h(e.status)}</span> ${e.error ? `<span class="muted">${h(e.error.stage)}: ${h(e.error.message)}</span>` : ''}</p>
       <details open><summary>Why these scores</summary><ul>${e.reasons.map((r) => `<li>${h(r)}</li>`).join('')}</ul></details>
       ${e.build ? `<h2>Build</h2><p>${h(e.build.step)} failed: ${h(e.build.summary)}</p><pre>${h(e.build.logTail)}</pre>` : ''}
       <h2>Screenshots</h2><div class="shots">${d.screenshots.map((s) => `<figure><img loading="lazy" src="data/${n}/${h(s.file)}" alt="${h(s.label)}"><figcaption>${h(s.label)}</figcaption></figure>`).join('')}</div>
       <h2>Interaction</h2>
       <div class="player">
-        ${d.video ? `<video id="video" data-testid="video" controls preload="metadata" src="data/${n}/${h(d.video)}"></video>` : `<p class="muted">${h(d.videoNote || 'No video.')}</p>`}
+        ${d.video ? `<video id="video" data-testid="video" controls preload="metadata" ${d.poster ? `poster="data/${n}/${h(d.poster)}"` : ''} src="data/${n}/${h(d.video)}"></video>` : `<p class="muted">${h(d.videoNote || 'No video.')}</p>`}
         <ol class="trace" data-testid="trace">${d.steps
           .map((s) => `<li data-step="${s.index}" ${s.video ? `data-start="${s.video.startMs}" data-end="${s.video.endMs}" ${seek(s.video.startMs)}` : ''} class="${s.changed ? 'changed' : 'nochange'} out-${h(s.outcome)}" data-testid="trace-step"><b>${s.index}</b> ${h(s.label)} <span class="muted">${h(s.outcome)}${s.changed === false ? ', no visible change' : ''}</span><div class="muted small">${h(s.reasoning)}</div>${s.errors.length ? `<div class="err small">${s.errors.map(h).join('<br>')}</div>` : ''}</li>`)
           .join('')}</ol>
       </div>
       ${d.audio ? `<p class="muted">Audio: ${h(d.audio)}</p>` : ''}
       ${d.report ? `<details><summary>Agent report</summary><p>${h(d.report.observation)}</p><ul>${d.report.issuesFound.map((i) => `<li>${h(i.feature)}: ${h(i.action)} — expected ${h(i.expected)}, got ${h(i.actual)}</li>`).join('')}</ul></details>` : ''}
-      <h2>Defects</h2><ul class="defects">${defects || '<li class="muted">None.</li>'}</ul>
+      <h2>All defects</h2><ul class="defects">${defects || '<li class="muted">None.</li>'}</ul>
       <h2>Console errors</h2>${d.consoleErrors.length ? `<ul class="console">${d.consoleErrors.map((c) => `<li class="${c.origin === 'environment' ? 'muted' : 'err'}">${h(c.text)} <span class="tag">${h(c.origin)}</span></li>`).join('')}</ul>` : '<p class="muted">None.</p>'}
       <h2>Rubric</h2><table class="rubric"><thead><tr><th>#</th><th>Item</th><th>Verdict</th><th>Method</th><th>Reason</th></tr></thead><tbody>${e.rubric.map((r) => `<tr class="v-${h(r.verdict)}"><td>${h(r.id)}</td><td>${h(r.name)}</td><td>${h(r.verdict)}</td><td class="small">${h(r.method)}</td><td class="small">${h(r.reason)}</td></tr>`).join('')}</tbody></table>
       <h2>Usage and cost</h2>${usageTable(e)}
@@ -109,9 +164,40 @@
         if (!video) return;
         video.currentTime = Number(el.dataset.seek) / 1000 + 0.001;
         highlight(video.currentTime * 1000);
+        if (el.closest('[data-testid="top-defect"]')) video.scrollIntoView({ block: 'center' });
       }),
     );
     if (video) video.addEventListener('timeupdate', () => highlight(video.currentTime * 1000));
+  }
+
+  function comparePage(a, b) {
+    const ea = DATA.evaluations.find((x) => String(x.n) === String(a));
+    const eb = DATA.evaluations.find((x) => String(x.n) === String(b));
+    if (!ea || !eb) return (app.innerHTML = '<p>Unknown evaluation. <a href="#/">Back</a></p>');
+    const da = need(a);
+    const db = need(b);
+    if (!da || !db) return (app.innerHTML = '<p class="muted">Loading…</p>');
+    const same = DATA.evaluations.filter((x) => x.queryId === ea.queryId);
+    const pick = (side, cur) => `<select data-side="${side}" data-testid="compare-select-${side}">${same.map((x) => `<option value="${x.n}" ${x.n === cur.n ? 'selected' : ''}>${h(x.candidate)}</option>`).join('')}</select>`;
+    const col = (e, d, side) => {
+      const shot = d.screenshots.find((s) => /1280/.test(s.label)) || d.screenshots[0];
+      const rank = e.rank || e.defects.map((_, i) => i);
+      return `<div class="side" data-testid="compare-side">
+        <p>${pick(side, e)} ${verdictTag(e)}</p>
+        <p class="small">${h(e.why)}</p>
+        <table class="mini"><tr><th>F</th><th>A</th><th>Total</th></tr><tr><td>${num(e.scores && e.scores.functionality)}</td><td>${num(e.scores && e.scores.aesthetics)}</td><td><b>${num(e.scores && e.scores.total)}</b></td></tr></table>
+        ${shot ? `<img class="shot" src="data/${e.n}/${h(shot.file)}" alt="${h(e.candidate)} at ${h(shot.label)}">` : '<p class="muted">No screenshot.</p>'}
+        <ul class="defects">${rank.map((i) => e.defects[i]).map((x) => `<li class="sev-${h(x.severity)}"><span class="tag">${h(x.severity)}</span> ${h(x.title)}</li>`).join('') || '<li class="muted">No defects.</li>'}</ul>
+        <p><a href="#/eval/${e.n}">Open the evaluation →</a></p></div>`;
+    };
+    app.innerHTML = `<p class="nav"><a href="#/">← All evaluations</a></p>
+      <h1>${h(ea.queryId)}: side by side</h1><p class="muted">${h(ea.query.prompt)}</p>
+      <div class="compare" data-testid="compare">${col(ea, da, 'a')}${col(eb, db, 'b')}</div>`;
+    app.querySelectorAll('select[data-side]').forEach((sel) =>
+      sel.addEventListener('change', () => {
+        location.hash = sel.dataset.side === 'a' ? `#/compare/${sel.value}/${eb.n}` : `#/compare/${ea.n}/${sel.value}`;
+      }),
+    );
   }
 
   function highlight(ms) {
@@ -128,7 +214,9 @@
 
   function render() {
     const m = location.hash.match(/^#\/eval\/(\d+)/);
+    const c = location.hash.match(/^#\/compare\/(\d+)\/(\d+)/);
     if (m) evalPage(m[1]);
+    else if (c) comparePage(c[1], c[2]);
     else board();
     window.scrollTo(0, 0);
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults } from '../../src/types.js';
 import { writeTextAtomic } from '../../src/util/atomic.js';
+import { errorOfDefect, rankDefects, sourceLocation, verdictOf } from '../verdict.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Folder of the report inside the output dir. */
@@ -47,9 +48,23 @@ function details(outputDir: string, e: EvaluationResult, n: number, dataDir: str
   for (const v of ev?.static?.viewports ?? []) if (place(path.join(evDir, v.screenshot), path.join(dest, v.screenshot))) screenshots.push({ label: `${v.width} px`, file: v.screenshot });
   if (ev?.static?.fullPageScreenshot && place(path.join(evDir, ev.static.fullPageScreenshot), path.join(dest, ev.static.fullPageScreenshot))) screenshots.push({ label: 'full page, 1280 px', file: ev.static.fullPageScreenshot });
   const video = trace?.recording?.video && place(path.join(evDir, trace.recording.video.file), path.join(dest, trace.recording.video.file)) ? trace.recording.video.file : null;
+  // poster of the video: the first frame the agent saw (the screenshot before step 0), else the 1280-px screenshot
+  const posterSrc = [trace?.steps[0]?.screenshotBefore, ev?.static?.viewports.find((v) => v.width === 1280)?.screenshot, ev?.static?.viewports.at(-1)?.screenshot].find((f): f is string => !!f && fs.existsSync(path.join(evDir, f)));
+  const poster = video && posterSrc && place(path.join(evDir, posterSrc), path.join(dest, posterSrc)) ? posterSrc : null;
+  const origin = ev?.deploy?.url ? new URL(ev.deploy.url).origin : undefined;
+  // per defect (same order as the result's defects): its keyframe, its moment in the video and the source location of its error
+  const defectInfo = e.defects.map((x) => {
+    const step = x.evidence.step !== undefined ? trace?.steps.find((s) => s.index === x.evidence.step) : undefined;
+    const frame = [x.evidence.screenshot, step?.screenshotAfter, step?.screenshotBefore].find((f): f is string => !!f && fs.existsSync(path.join(evDir, f)));
+    const thumb = frame && place(path.join(evDir, frame), path.join(dest, frame)) ? frame : null;
+    const err = errorOfDefect(x, ev);
+    return { thumb, step: step?.index ?? null, atMs: video && step?.video ? step.video.startMs : null, location: err ? (sourceLocation(err.location, origin, ev?.deploy?.entry) ?? null) : null };
+  });
   return {
     screenshots,
     video,
+    poster,
+    defectInfo,
     videoNote: trace?.recording?.videoNote ?? (trace ? null : 'No interaction (the page did not render, or interaction was switched off).'),
     audio: trace?.recording?.audio?.note ?? null,
     report: trace?.report ?? null,
@@ -67,7 +82,12 @@ function details(outputDir: string, e: EvaluationResult, n: number, dataDir: str
 }
 
 /**
- * Write the HTML report folder (Playwright-style: data inlined in index.html, attachments beside it):
+ * Write the HTML report folder (Playwright-style: data inlined in index.html, attachments beside it).
+ * Verdict first: the index lists every evaluation with pass/fail against its thresholds and its worst
+ * defect (sortable by any column), and each evaluation page opens with the verdict and why, the final
+ * scores with static → final (0–8), and the top defects, each with its keyframe thumbnail, its moment in
+ * the video (click = seek) and the source location of its error (`buggy.html:24:40`); `#/compare/n/m`
+ * shows two candidates of the same query side by side (screenshots, scores, defects). Below that:
  * a leaderboard (candidates × Dynamic/Static × Functionality/Aesthetics/Total, HTML vs React, runnable
  * rate, win rate) with filters by L2 category, language and difficulty, and a page per evaluation with
  * the screenshots at each viewport, the video beside its action trace (clicking a step seeks the video;
@@ -85,7 +105,9 @@ export function writeHtmlReport(run: RunResults, outputDir: string, folder = REP
     const d = details(outputDir, e, n, dataDir);
     writeTextAtomic(path.join(dataDir, String(n), 'eval.js'), `window.__cookieEvalLoaded(${n}, ${scriptJson(d)});\n`);
     const { artifactPath: _a, suiteFile: _s, ...rest } = e;
-    return { ...rest, n };
+    const v = verdictOf(e);
+    const worst = rankDefects(e.defects)[0];
+    return { ...rest, n, verdict: v.verdict, why: v.why, worst: worst ? e.defects.indexOf(worst) : -1, rank: rankDefects(e.defects).map((x) => e.defects.indexOf(x)) };
   });
   const summary = { run: { cookieVersion: run.cookieVersion, browserVersion: run.browserVersion, startedAt: run.startedAt, evaluations: run.evaluations.length }, evaluations };
   const aggregate = fs.readFileSync(path.join(HERE, 'aggregate.js'), 'utf8').replace(/^export\s+/gm, '');

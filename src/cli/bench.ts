@@ -35,7 +35,7 @@ export function registerBench(cli: CAC): void {
     .command('bench <action> <file>', 'Data tools: stats | dedup | rebalance | filter | classify | translate on a Cookie-Bench JSONL (or CSV) file')
     .option('--column <name>', 'Column holding the query text', { default: 'query' })
     .option('--id <name>', 'Column holding the query id', { default: 'data_id' })
-    .option('--out <dir>', 'Output folder (default: beside the input, <name>-<action>/)')
+    .option('--out <dir>', 'Output folder (default: <name>-<action>/ in the current folder, so a read-only data folder works)')
     .option('--ngram <n>', 'dedup: SimHash character n-gram size', { default: DEDUP_DEFAULTS.n })
     .option('--hamming <d>', 'dedup: link pairs with Hamming distance below this', { default: DEDUP_DEFAULTS.hamming })
     .option('--tfidf-ngram <n>', 'dedup: TF-IDF character n-gram size', { default: DEDUP_DEFAULTS.tfidfN })
@@ -52,7 +52,7 @@ export function registerBench(cli: CAC): void {
       try {
         const input = path.resolve(file);
         const rows = readRows(input);
-        const outDir = path.resolve(String(f.out ?? path.join(path.dirname(input), `${path.basename(input).replace(/\.\w+$/, '')}-${action}`)));
+        const outDir = path.resolve(String(f.out ?? `${path.basename(input).replace(/\.\w+$/, '')}-${action}`));
         const column = String(f.column);
         const id = String(f.id);
         if (rows.length && !(column in rows[0]!)) return fail(`${input}: ${column}: column not found (columns: ${Object.keys(rows[0]!).join(', ')}). Fix: pass --column`);

@@ -22,6 +22,8 @@ const load = {
   server: () => import('../deploy/static-server.js'),
   agreement: () => import('../analysis/agreement.js'),
 };
+import { didYouMeanName as didYouMean } from '../util/did-you-mean.js';
+import type { RunOptions } from '../runner/run.js';
 
 const toList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
 const toInt = (v: unknown, flag: string): number | undefined => {
@@ -44,6 +46,66 @@ const parseShardFlag = (v: string) => {
   }
 };
 
+/** Fail with one line naming the flag and the fix (exit code 2). */
+function flagError(message: string): null {
+  console.error(`${pc.red('✗')} ${message}`);
+  process.exitCode = 2;
+  return null;
+}
+
+/**
+ * The runner-convention flags of `cookie test` (Vitest/Playwright spelling), checked: `-t/--grep`,
+ * `--bail`/`--max-failures`, `--list`, `--last-failed`, `--pass-with-no-tests`, `--output-file[.name]`.
+ * @returns the options for {@link runCookie}, or null after printing one line for a bad or conflicting flag
+ */
+export function runnerFlags(flags: Record<string, unknown>): Pick<RunOptions, 'grep' | 'bail' | 'list' | 'lastFailed' | 'passWithNoTests' | 'outputFiles'> | null {
+  const grep = flags.grep === undefined ? undefined : String(flags.grep);
+  if (flags.grep === true || grep === '') return flagError('-t/--grep: needs a pattern. Fix: e.g. -t todo');
+  if (grep !== undefined) {
+    try {
+      new RegExp(grep);
+    } catch (e) {
+      return flagError(`-t/--grep: "${grep}" is not a valid regular expression (${(e as Error).message}). Fix: escape special characters, e.g. -t "todo\\(v2\\)"`);
+    }
+  }
+  for (const k of ['bail', 'maxFailures'] as const) {
+    const v = flags[k];
+    if (v !== undefined && (!Number.isInteger(Number(v)) || Number(v) < 1)) return flagError(`--${k === 'bail' ? 'bail' : 'max-failures'}: "${v}" is not a whole number ≥ 1. Fix: e.g. --${k === 'bail' ? 'bail' : 'max-failures'} 1`);
+  }
+  if (flags.bail !== undefined && flags.maxFailures !== undefined && Number(flags.bail) !== Number(flags.maxFailures)) return flagError(`--bail ${flags.bail} and --max-failures ${flags.maxFailures} conflict (they are the same setting). Fix: pass one of them`);
+  const bail = flags.bail ?? flags.maxFailures;
+  const conflicts: [string, string][] = [['list', 'watch'], ['list', 'bail'], ['list', 'maxFailures'], ['lastFailed', 'watch']];
+  const spell = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  for (const [a, b] of conflicts) if (flags[a] !== undefined && flags[a] !== false && flags[b] !== undefined && flags[b] !== false) return flagError(`${spell(a)} and ${spell(b)} conflict. Fix: pass one of them`);
+  const reporters = toList(flags.reporter) ?? [];
+  if (flags.silent && reporters.includes('console')) return flagError('--silent and --reporter console conflict. Fix: pass one of them');
+  let outputFiles: Record<string, string> | undefined;
+  const of = flags.outputFile;
+  if (of !== undefined) {
+    const writers = ['json', 'junit', 'leaderboard', 'html'];
+    if (typeof of === 'object' && of !== null && !Array.isArray(of)) {
+      outputFiles = {};
+      for (const [name, file] of Object.entries(of as Record<string, unknown>)) {
+        if (typeof file !== 'string' || !file) return flagError(`--output-file.${name}: needs a path. Fix: --output-file.${name}=PATH`);
+        outputFiles[name] = file;
+      }
+    } else {
+      if (typeof of !== 'string' || !of) return flagError('--output-file: needs a path. Fix: --output-file.junit=PATH (one per reporter)');
+      const chosen = reporters.filter((r) => writers.includes(r));
+      if (chosen.length !== 1) return flagError(`--output-file ${of}: ${chosen.length ? `${chosen.length} reporters write files (${chosen.join(', ')})` : 'no --reporter that writes a file is on'}. Fix: name the reporter, e.g. --output-file.junit=${of}`);
+      outputFiles = { [chosen[0]!]: of };
+    }
+  }
+  return {
+    grep,
+    bail: bail === undefined ? undefined : Number(bail),
+    list: !!flags.list,
+    lastFailed: !!flags.lastFailed,
+    passWithNoTests: !!flags.passWithNoTests,
+    outputFiles,
+  };
+}
+
 /**
  * Cookie's command line (cac): `cookie test [paths...]`, `cookie judge <dir>`, `--help`, `--version`.
  * @param argv process.argv
@@ -63,11 +125,21 @@ export async function main(argv: string[]): Promise<void> {
     .option('--watch', 'Re-evaluate candidates whose files change (debounced); keep the rest')
     .option('--repeat-each <n>', 'Run each evaluation n times with different seeds; report mean, spread and unstable evaluations')
     .option('--shard <i/n>', 'Evaluate only shard i of n (stable by query id × candidate); merge the output dirs with `cookie merge-reports`')
+    .option('-t, --grep <pattern>', 'Only evaluations whose query id or candidate name matches this regular expression')
+    .option('--bail <n>', 'Start no new evaluation once n did not pass (running ones finish)')
+    .option('--max-failures <n>', 'Same as --bail (Playwright spelling)')
+    .option('--list', 'List the evaluations that would run (after -t/--last-failed) and exit; no browser')
+    .option('--last-failed', 'Only the evaluations that did not pass in the last run of this output dir')
+    .option('--pass-with-no-tests', 'Exit 0 when no spec file or no evaluation is found')
+    .option('--output-file <path>', 'Where a reporter writes: --output-file.junit=ci/junit.xml (also --outputFile.junit=…; json, junit, leaderboard, html); a bare path needs exactly one such --reporter')
     .example('cookie test examples')
     .example('cookie test bench/real-inputs --reporter console --reporter junit')
     .action(async (paths: string[], flags: Record<string, unknown>) => {
+      const runner = runnerFlags(flags);
+      if (!runner) return;
       const [{ runCookie }, { watchCookie }] = await Promise.all([load.run(), load.watch()]);
       const opts = {
+        ...runner,
         paths,
         cwd: process.cwd(),
         configFile: flags.config as string | undefined,
@@ -85,6 +157,12 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
       const outcome = await runCookie(opts);
+      if (outcome.listed) {
+        const cwd = process.cwd();
+        for (const t of outcome.listed) console.log(`  ${t.id}  ${pc.dim(`${path.relative(cwd, t.suiteFile)} → ${path.relative(cwd, t.candidate.artifactPath)}`)}`);
+        console.log(`Total: ${outcome.listed.length} evaluation${outcome.listed.length === 1 ? '' : 's'} in ${new Set(outcome.listed.map((t) => t.suiteFile)).size} spec file${new Set(outcome.listed.map((t) => t.suiteFile)).size === 1 ? '' : 's'}`);
+      }
+      if (outcome.note) console.log(outcome.note);
       if (!outcome.reported) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
       else if (outcome.specErrors.length && outcome.run) {
         // the summary counts evaluations; say why a run whose evaluations all passed still fails
@@ -275,7 +353,14 @@ export async function main(argv: string[]): Promise<void> {
     }
     await cli.runMatchedCommand();
   } catch (e) {
-    console.error(`${pc.red('✗')} ${(e as Error).message}`);
+    // cac: "Unknown option `--fo`": one line, with the closest option of the command
+    const unknown = (e as Error).message.match(/^Unknown option `(-{1,2})([^`]+)`/);
+    if (unknown) {
+      const known = (cli.matchedCommand?.options ?? []).flatMap((o) => o.names).concat(cli.globalCommand.options.flatMap((o) => o.names));
+      const guess = didYouMean(unknown[2]!.split('.')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), [...new Set(known)]);
+      const spelled = guess ? `--${guess.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : null;
+      console.error(`${pc.red('✗')} unknown option ${unknown[1]}${unknown[2]}${cli.matchedCommand ? ` for \`cookie ${cli.matchedCommand.name}\`` : ''}. Fix: ${spelled ? `did you mean ${spelled}? ` : ''}see \`cookie ${cli.matchedCommand?.name ?? ''} --help\``.replace(/ +`/g, ' `'));
+    } else console.error(`${pc.red('✗')} ${(e as Error).message}`);
     process.exitCode = 2;
   }
 }

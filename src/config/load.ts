@@ -64,7 +64,7 @@ export function redactConfig<T>(config: T): T {
  */
 export function resolveConfig(input: unknown, file = '(inline config)'): ResolvedConfig {
   const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>));
-  if (!parsed.success) throw zodToInputError(file, parsed.error, HINTS);
+  if (!parsed.success) throw zodToInputError(file, parsed.error, HINTS, configSchema);
   return parsed.data;
 }
 

@@ -39,6 +39,8 @@ export interface InteractOptions {
   video: boolean;
   audio: boolean;
   fps: number;
+  /** Told when step `step` (1-based) of `budget` begins, for progress reporting; must not throw. */
+  onStep?: (step: number, budget: number) => void;
 }
 
 interface Capture {
@@ -105,6 +107,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     await pause();
     const deadline = t0 + opts.totalTimeoutMs;
     for (let i = 0; i < opts.steps; i++) {
+      opts.onStep?.(i + 1, opts.steps);
       if (Date.now() > deadline) {
         endedBecause = 'timeout';
         break;

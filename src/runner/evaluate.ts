@@ -219,6 +219,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
           video: recording.video,
           audio: recording.audio,
           fps: recording.fps,
+          onStep: (n, budget) => void Promise.resolve(ctx.reporter.onStep?.(task, n, budget)).catch(() => {}),
         }),
       ).catch((e) => {
         // a harness failure during interaction keeps the static evidence; the stage error is recorded

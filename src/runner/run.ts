@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
-import { multiplex } from '../../reporters/index.js';
+import { checkReporterNames, FILE_REPORTERS, multiplex } from '../../reporters/index.js';
 import { BrowserPool, openBrowser, webglRenderer } from '../browser/launch.js';
 import { offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { CookieError } from '../errors.js';
+import { CookieError, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
 import { createJudge, createReporters, loadAgentPlugin } from '../plugins/load.js';
 import { resolveEntryPath } from '../plugins/paths.js';
@@ -46,6 +47,28 @@ export interface RunOptions {
   repeatEach?: number;
   /** Evaluate only this shard (`--shard i/n`): a stable subset chosen by hash (src/runner/shard.ts). */
   shard?: ShardSpec;
+  /** `-t/--grep`: only evaluations whose query id, candidate name or id (`query/candidate`) match this regular expression (Vitest `-t`, Playwright `--grep`). */
+  grep?: string;
+  /** `--bail N` / `--max-failures N`: start no new evaluation once N evaluations did not pass (running ones finish). */
+  bail?: number;
+  /** `--list`: list the evaluations that would run (after the filters) and stop; no browser is launched. */
+  list?: boolean;
+  /** `--last-failed`: only the evaluations that did not pass in this output dir's last run ({@link LAST_RUN_FILE}). */
+  lastFailed?: boolean;
+  /** `--pass-with-no-tests`: exit 0 when no spec file or no evaluation is found (else 2 / 1). */
+  passWithNoTests?: boolean;
+  /** `--output-file`: per reporter name, the file (folder for html) to write, absolute or relative to `cwd`; turns that reporter on. */
+  outputFiles?: Record<string, string>;
+  /** Environment (default process.env): GITHUB_ACTIONS=true adds the github reporter. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Playwright's record of the last run in the output dir: `{ status, failedTests: [evaluation ids] }` (read by `--last-failed`). */
+export const LAST_RUN_FILE = '.last-run.json';
+
+/** Does a task match a `--grep` pattern (a regular expression, tried on the query id, the candidate name and the id)? */
+export function matchesGrep(task: EvaluationTask, re: RegExp): boolean {
+  return re.test(task.query.id) || re.test(task.candidate.name) || re.test(task.id) || re.test(`${task.query.id} ${task.candidate.name}`);
 }
 
 /** Outcome of a run: the results, the exit code and problems found in specs. */
@@ -59,6 +82,10 @@ export interface RunOutcome {
   outputDir?: string;
   /** True when a console reporter already printed the errors. */
   reported?: boolean;
+  /** `--list`: the evaluations that would run. */
+  listed?: EvaluationTask[];
+  /** A note for the user (e.g. why nothing ran), one line. */
+  note?: string;
 }
 
 /** ms an interrupted run waits for in-flight evaluations to unwind after their processes were killed. */
@@ -100,12 +127,22 @@ function dedupeReporters(entries: ResolvedConfig['reporters']): ResolvedConfig['
 
 /** Apply CLI overrides to a resolved config. */
 function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
+  // --reporter adds to the config's reporters (a module path is relative to the working directory); the
+  // console reporter stays unless silent; a name given twice is created once
+  let reporters: ResolvedConfig['reporters'] = dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r, o.cwd))]);
+  const nameOf = (r: ResolvedConfig['reporters'][number]): string | undefined => (typeof r === 'string' ? r : Array.isArray(r) ? (r[0] as string) : undefined);
+  if ((o.env ?? process.env).GITHUB_ACTIONS === 'true' && !reporters.some((r) => nameOf(r) === 'github')) reporters.push('github');
+  // --output-file name=path: that reporter, on, writing there (Vitest --outputFile.<reporter>)
+  for (const [name, file] of Object.entries(o.outputFiles ?? {})) {
+    const key = FILE_REPORTERS[name]!;
+    const target = path.resolve(o.cwd, file);
+    const has = reporters.some((r) => nameOf(r) === name);
+    reporters = has ? reporters.map((r) => (nameOf(r) === name ? [name, { ...(typeof r === 'string' ? {} : ((r as [string, Record<string, unknown>])[1] ?? {})), [key]: target }] : r)) : [...reporters, [name, { [key]: target }]];
+  }
   return {
     ...config,
     outputDir: o.outputDir ?? config.outputDir,
-    // --reporter adds to the config's reporters (a module path is relative to the working directory); the
-    // console reporter stays unless silent; a name given twice is created once
-    reporters: dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r, o.cwd))]),
+    reporters,
     concurrency: o.concurrency ?? config.concurrency,
     agent: { ...config.agent, steps: o.steps ?? config.agent.steps },
   };
@@ -128,6 +165,13 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   try {
     const loaded = await loadConfig(o.cwd, o.configFile);
     if (loaded.file) inputs.push(loaded.file);
+    // blame the file that names an unknown reporter: the config file, or the command line
+    checkReporterNames(loaded.config.reporters.map((r) => (typeof r === 'string' ? r : Array.isArray(r) ? String(r[0]) : '')), loaded.file ?? '(config)');
+    checkReporterNames(o.reporters ?? [], '--reporter');
+    for (const name of Object.keys(o.outputFiles ?? {})) {
+      checkReporterNames([name], `--output-file.${name}`);
+      if (!FILE_REPORTERS[name]) throw new InputError(`--output-file.${name}`, `"${name}"`, `the ${name} reporter writes no file`, `use one of ${Object.keys(FILE_REPORTERS).map((n) => `--output-file.${n}=PATH`).join(', ')}`);
+    }
     config = override(loaded.config, o);
     configSource = loaded.file ?? '--reporter';
   } catch (e) {
@@ -135,7 +179,15 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   let reporters: Reporter[];
   try {
-    reporters = await createReporters(config.reporters, configSource);
+    // junit and github write paths relative to the run's working directory (CI's checkout)
+    reporters = await createReporters(
+      config.reporters.map((r) => {
+        if (typeof r === 'string' ? r !== 'junit' && r !== 'github' : !Array.isArray(r) || (r[0] !== 'junit' && r[0] !== 'github')) return r;
+        const [name, opts] = typeof r === 'string' ? [r, {}] : (r as [string, Record<string, unknown>]);
+        return [name, { cwd: o.cwd, ...opts }] as [string, Record<string, unknown>];
+      }),
+      configSource,
+    );
   } catch (e) {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
@@ -162,10 +214,12 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   if (!files.length) {
     const msg = `no spec files found in ${o.paths.join(', ') || o.cwd} (looked for ${config.include.join(', ')})`;
+    if (o.passWithNoTests) return { run: null, exitCode: 0, specErrors: [], inputs, reported, note: `${msg}; exit code 0 (--pass-with-no-tests)` };
     await reporter.onError(msg);
     return { run: null, exitCode: 2, specErrors: [msg], inputs, reported };
   }
   const suites: Suite[] = [];
+  const brokenSpecs: { file: string; message: string }[] = [];
   for (const f of files) {
     try {
       const { suites: found, problems } = await loadSpecs(f);
@@ -175,13 +229,43 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     } catch (e) {
       const msg = e instanceof CookieError ? e.message : `${f}: ${(e as Error).message}`;
       specErrors.push(msg);
+      brokenSpecs.push({ file: f, message: msg });
       await reporter.onError(msg);
     }
   }
-  if (!suites.length) return { run: null, exitCode: 2, specErrors, inputs, reported };
+  const outputDirForErrors = path.resolve(o.cwd, config.outputDir);
+  if (!suites.length) {
+    // every spec is broken: still tell the reporters (JUnit lists each as an <error>), unless only listing
+    if (!o.list) await reporter.onRunEnd({ schemaVersion: 1, cookieVersion: COOKIE_VERSION, browserVersion: 'not launched', startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(), config: redactConfig(config), environment: null, evaluations: [], specErrors: brokenSpecs }, outputDirForErrors);
+    return { run: null, exitCode: 2, specErrors, inputs, reported };
+  }
 
   const allTasks = expandTasks(suites, config.thresholds);
-  const tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
+  let tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
+  const all = tasks.length;
+  const filters: string[] = [];
+  if (o.grep !== undefined) {
+    const re = new RegExp(o.grep);
+    tasks = tasks.filter((t) => matchesGrep(t, re));
+    filters.push(`--grep ${o.grep}`);
+  }
+  if (o.lastFailed) {
+    const last = readLastRun(outputDirForErrors);
+    if (!last) await reporter.onError(`warning: --last-failed: no ${LAST_RUN_FILE} in ${outputDirForErrors} (no finished run there yet): running every evaluation`);
+    else {
+      if (!last.failedTests.length) return { run: null, exitCode: 0, specErrors, inputs, reported, note: `--last-failed: the last run in ${outputDirForErrors} had no failures; nothing to run` };
+      const failed = new Set(last.failedTests);
+      tasks = tasks.filter((t) => failed.has(t.id));
+      filters.push('--last-failed');
+    }
+  }
+  if (o.list && tasks.length) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, listed: tasks };
+  if (!tasks.length) {
+    const msg = `no evaluations match ${filters.join(' ')} (${all} in ${suites.length} spec${suites.length === 1 ? '' : 's'})`;
+    if (o.passWithNoTests) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, note: `${msg}; exit code 0 (--pass-with-no-tests)` };
+    await reporter.onError(msg);
+    return { run: null, exitCode: 1, specErrors: [...specErrors, msg], inputs, reported };
+  }
   // candidates a spec asks Cookie to generate (`generate:`): generated now when missing or stale
   try {
     await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || process.stdout.write(`${line}\n`)));
@@ -264,11 +348,20 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
+  let failures = 0;
+  let bailed = false;
+  // --bail N: once N evaluations did not pass, start no new one (the running ones finish and are kept)
+  const countFailure = (passed: boolean) => {
+    if (passed || !o.bail) return;
+    // queued tasks see `bailed` and return at once (p-limit's clearQueue would leave their promises pending forever)
+    if (++failures >= o.bail) bailed = true;
+  };
   const runOne = async (task: EvaluationTask) => {
     const hit = cached.get(task.id);
     if (hit) {
       store.add(hit);
       await reporter.onEvaluationEnd(hit);
+      countFailure(hit.passed);
       return;
     }
     await reporter.onEvaluationStart(task);
@@ -280,6 +373,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     cache.put(task.id, keys.get(task.id)!, result); // first the cache, then results.json: what results.json shows finished is resumable
     store.add(result);
     await reporter.onEvaluationEnd(result);
+    countFailure(result.passed);
   };
   // SIGINT/SIGTERM end the run promptly whatever a candidate does (issue 19 point 7): every candidate
   // process group and sandbox is killed and the browser closed at once; in-flight evaluations get
@@ -300,19 +394,40 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await Promise.race([Promise.all(tasks.map((t) => limit(() => (interrupted ? Promise.resolve() : runOne(t))))), stopped]);
+    await Promise.race([Promise.all(tasks.map((t) => limit(() => (interrupted || bailed ? Promise.resolve() : runOne(t))))), stopped]);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (!interrupted) await (browser as Browser | null)?.close().catch(() => {});
     await pool.closeAll(interrupted ? 1 : 5_000);
   }
+  if (brokenSpecs.length) store.run.specErrors = brokenSpecs;
+  const done = new Set(store.run.evaluations.map((e) => e.id));
+  if (bailed) store.run.stoppedEarly = { reason: `--bail ${o.bail}: ${failures} evaluation${failures === 1 ? '' : 's'} did not pass`, notRun: tasks.filter((t) => !done.has(t.id)).length };
   const run = store.finish(tasks.map((t) => t.id));
   if (tasks.some((t) => t.trial)) {
     markTrials(run, config.trials.unstableMargin);
     store.write();
   }
+  if (!interrupted) writeLastRun(outputDir, run, tasks);
   await reporter.onRunEnd(run, outputDir);
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
   return { run, exitCode: interrupted ? signalExitCode(interrupted) : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
+}
+
+/** Read `<outputDir>/.last-run.json`, or null when there is none or it is unreadable. */
+export function readLastRun(outputDir: string): { status: string; failedTests: string[] } | null {
+  try {
+    const j = JSON.parse(fs.readFileSync(path.join(outputDir, LAST_RUN_FILE), 'utf8')) as { status?: unknown; failedTests?: unknown };
+    return Array.isArray(j.failedTests) ? { status: String(j.status), failedTests: j.failedTests.map(String) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write `<outputDir>/.last-run.json` (Playwright's shape): `passed` or `failed`, and the ids of the evaluations of this run that did not pass or did not run. */
+function writeLastRun(outputDir: string, run: RunResults, tasks: EvaluationTask[]): void {
+  const passed = new Set(run.evaluations.filter((e) => e.passed).map((e) => e.id));
+  const failedTests = tasks.filter((t) => !passed.has(t.id)).map((t) => t.id);
+  fs.writeFileSync(path.join(outputDir, LAST_RUN_FILE), `${JSON.stringify({ status: failedTests.length ? 'failed' : 'passed', failedTests }, null, 2)}\n`);
 }

@@ -18,3 +18,16 @@ export function didYouMean(key: string, known: readonly string[]): string | null
   }
   return best;
 }
+
+/**
+ * Like {@link didYouMean}, but also catches two swapped neighbouring letters (`junti` → `junit`,
+ * `--bial` → `bail`), the commonest typo in short names such as flags and reporter names.
+ */
+export function didYouMeanName(name: string, known: readonly string[]): string | null {
+  const swapped = (a: string, b: string) => {
+    if (a.length !== b.length) return false;
+    const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+    return diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!];
+  };
+  return didYouMean(name, known) ?? known.find((k) => swapped(name.toLowerCase(), k.toLowerCase())) ?? null;
+}

@@ -16,7 +16,10 @@ describe('config', () => {
 
   it('rejects bad values and unknown keys with file, field and fix', () => {
     expect(() => resolveConfig({ concurrency: 0 }, 'cookie.config.ts')).toThrow(/^cookie\.config\.ts: concurrency: .*Fix: use a whole number from 1 to 64$/);
-    expect(() => resolveConfig({ agent: { stepz: 3 } }, 'cookie.config.ts')).toThrow(/cookie\.config\.ts: agent: unknown key "stepz". Fix: remove or rename stepz/);
+    expect(() => resolveConfig({ agent: { stepz: 3 } }, 'cookie.config.ts')).toThrow(/cookie\.config\.ts: agent: unknown key "stepz". Fix: did you mean "steps" instead of "stepz"\?/);
+    expect(() => resolveConfig({ reporter: ['junit'] }, 'cookie.config.ts')).toThrow(/cookie\.config\.ts: \(top level\): unknown key "reporter". Fix: did you mean "reporters" instead of "reporter"\?/);
+    // nothing close: the keys allowed at that place
+    expect(() => resolveConfig({ timeouts: { everything: 1 } }, 'cookie.config.ts')).toThrow(/timeouts: unknown key "everything". Fix: remove or rename everything \(a typo\?\); allowed here: .*\binteract\b/);
     expect(() => resolveConfig({ viewports: [{ width: 10, height: 800 }] }, 'c.ts')).toThrow(/c\.ts: viewports\.0\.width: .*Fix: use a width in px/);
   });
 
