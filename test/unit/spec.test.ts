@@ -151,7 +151,7 @@ describe('Cookie-Bench JSONL', () => {
 describe('spec discovery', () => {
   it('finds YAML and TS specs in folders and rejects non-spec files', async () => {
     const files = await discoverSpecs(['examples'], ROOT, ['**/*.cookie.{yaml,yml}', '**/*.cookie.spec.ts'], ['**/node_modules/**']);
-    expect(files.map((f) => path.relative(ROOT, f))).toEqual(['examples/counter-zh/counter.cookie.yaml', 'examples/game/game.cookie.yaml', 'examples/landing/landing.cookie.spec.ts', 'examples/react/react.cookie.yaml', 'examples/todo/todo.cookie.yaml']);
+    expect(files.map((f) => path.relative(ROOT, f))).toEqual(['examples/counter-zh/counter.cookie.yaml', 'examples/fixtures/reading-list.cookie.spec.ts', 'examples/game/game.cookie.yaml', 'examples/landing/landing.cookie.spec.ts', 'examples/react/react.cookie.yaml', 'examples/todo/todo.cookie.yaml']);
     await expect(discoverSpecs(['package.json'], ROOT, ['**/*'], [])).rejects.toThrow(/is not a spec file/);
     await expect(discoverSpecs(['nope'], ROOT, ['**/*'], [])).rejects.toThrow(/does not exist/);
   });
