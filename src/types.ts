@@ -431,6 +431,8 @@ export interface Readings {
   field: { value: string; valid: boolean | null } | null;
   /** The collection item the target belongs to (container path, index among its kind, text). */
   item: { c: string; i: number; text: string } | null;
+  /** Visible text of the page (first 3,000 characters). */
+  text?: string;
 }
 
 /** Invariants and careful-tester sequences (issues 11 and 18) whose evidence a step can carry. */
@@ -613,6 +615,10 @@ export interface Defect {
   /** Where it showed: `static` (Stage 1) or `interaction` (Stage 2). */
   phase: 'static' | 'interaction';
   evidence: { step?: number; screenshot?: string; viewport?: number; excerpt?: string };
+  /** Stable machine-readable kind of defect (kebab-case, e.g. `invariant-identity`), for tests and reporters. */
+  code?: string;
+  /** The control or feature involved (accessible name), so severity can follow the brief's core features. */
+  feature?: string;
 }
 
 /** Verdict on one rubric item (METHOD.md §4): decided by a named method, or not assessed with reason. */

@@ -543,6 +543,7 @@
       collections: collections(known), numbers: numbers(),
       field: el && 'value' in el ? { value: String(el.value).slice(0, 200), valid: el.checkValidity ? el.checkValidity() : null } : null,
       item: el ? itemOf(el) : null,
+      text: visibleText().slice(0, 3000),
     };
   }
   /** The item of a collection an element belongs to: its container's path, its index among its kind, its text. */

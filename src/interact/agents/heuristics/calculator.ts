@@ -28,7 +28,7 @@ export class CalculatorHeuristic implements Heuristic {
       this.pos = this.plan.length;
       return null;
     }
-    const d = clickOn(e, `Careful tester (calculator): enter 7 + 8 = — press "${e.name}".`, { key: `calc|${this.pos}|${e.signature}` });
+    const d = clickOn(e, `Careful tester (calculator): enter 7 + 8 = — press "${e.name}".`);
     if (want === '=') d.check = { invariant: 'calc', subject: e.name, params: { expression: '7+8', expected: 15 } };
     return d;
   }

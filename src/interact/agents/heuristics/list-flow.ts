@@ -34,20 +34,20 @@ export class ListFlowHeuristic implements Heuristic {
       if (this.phase === 'add') {
         this.phase = 'complete';
         const pair = findAddPair(els);
-        if (pair) return clickOn(pair.button, `Careful tester (add): press "${pair.button.name}"; an item showing "${ADD_VALUE}" should appear.`, { check: { invariant: 'add', subject: pair.button.name, params: { value: ADD_VALUE } }, key: `add|${pair.button.signature}` });
+        if (pair) return clickOn(pair.button, `Careful tester (add): press "${pair.button.name}"; an item showing "${ADD_VALUE}" should appear.`, { check: { invariant: 'add', subject: pair.button.name, params: { value: ADD_VALUE } } });
         continue;
       }
       if (this.phase === 'complete') {
         this.phase = 'delete';
         const toggles = els.filter((e) => e.item && (e.role === 'checkbox' || (isPressable(e) && COMPLETE_WORDS.test(e.name) && !DELETE_WORDS.test(e.name))));
         const t = toggles.find((e) => e.item!.text.includes(ADD_VALUE)) ?? toggles[0];
-        if (t) return { action: { kind: t.role === 'checkbox' ? 'check' : 'click', target: target(t) }, reasoning: `Careful tester (complete): mark "${t.item!.text.slice(0, 40)}" done.`, ref: t.ref, key: `complete|${t.signature}` };
+        if (t) return { action: { kind: t.role === 'checkbox' ? 'check' : 'click', target: target(t) }, reasoning: `Careful tester (complete): mark "${t.item!.text.slice(0, 40)}" done.`, ref: t.ref, key: `${t.role === 'checkbox' ? 'fill' : 'click'}|${t.signature}` };
         continue;
       }
       if (this.phase === 'delete') {
         this.phase = 'done';
         const d = pickDelete(els);
-        if (d) return clickOn(d, `Careful tester (delete): delete item ${d.item!.i + 1} ("${d.item!.text.slice(0, 40)}") with its own "${d.name || 'delete'}" control; exactly that item should disappear.`, { check: { invariant: 'identity', subject: d.name || 'delete', params: { index: d.item!.i, item: d.item!.text.slice(0, 120) } }, key: `delete|${d.signature}` });
+        if (d) return clickOn(d, `Careful tester (delete): delete item ${d.item!.i + 1} ("${d.item!.text.slice(0, 40)}") with its own "${d.name || 'delete'}" control; exactly that item should disappear.`, { check: { invariant: 'identity', subject: d.name || 'delete', params: { index: d.item!.i, item: d.item!.text.slice(0, 120) } } });
       }
       return null;
     }

@@ -17,7 +17,7 @@ export class ToggleLayoutHeuristic implements Heuristic {
     const t = usable(obs).find((e) => isPressable(e) && !e.item && (LANGUAGE_WORDS.test(e.name) || THEME_WORDS.test(e.name)) && !this.pressed.has(e.signature));
     if (!t) return null;
     this.pressed.add(t.signature);
-    return clickOn(t, `Careful tester (toggle): switch "${t.name}", then look at the layout again at 375 px.`, { key: `toggle|${t.signature}`, measure: 'layout-375' });
+    return clickOn(t, `Careful tester (toggle): switch "${t.name}", then look at the layout again at 375 px.`, { measure: 'layout-375' });
   }
 }
 

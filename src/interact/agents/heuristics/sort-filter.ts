@@ -35,7 +35,7 @@ export class SortHeuristic implements Heuristic {
       if (this.seen.has(k)) continue;
       this.seen.add(k);
       this.tried++;
-      return clickOn(e, `Careful tester (sort): press "${e.name}"; the list should be ordered as it says.`, { key: k, check: { invariant: 'ordering', subject: e.name, params: { label: e.name } } });
+      return clickOn(e, `Careful tester (sort): press "${e.name}"; the list should be ordered as it says.`, { check: { invariant: 'ordering', subject: e.name, params: { label: e.name } } });
     }
     return null;
   }
@@ -83,7 +83,7 @@ export class SearchFilterHeuristic implements Heuristic {
       const b = els.find((e: ObservedElement) => isPressable(e) && re.test(e.name) && !e.item);
       if (b && !this.pressed.has(want)) {
         this.pressed.add(want);
-        return clickOn(b, `Careful tester (filter): press "${b.name}"; only ${want} items should be listed.`, { key: `filter|${b.signature}`, check: { invariant: 'filter-state', subject: b.name, params: { want } } });
+        return clickOn(b, `Careful tester (filter): press "${b.name}"; only ${want} items should be listed.`, { check: { invariant: 'filter-state', subject: b.name, params: { want } } });
       }
     }
     return null;
