@@ -175,12 +175,17 @@
     return !p || getComputedStyle(p).cursor !== 'pointer';
   }
 
+  // an item's kind: its tag and first class (state classes such as "done" or "active" come after it)
+  function itemKey(el) {
+    const c = (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).split(/\s+/).filter(Boolean)[0];
+    return el.tagName.toLowerCase() + (c ? '.' + c : '');
+  }
   function repeatedChildren(el) {
     const counts = new Map();
-    for (const k of el.children) { const ck = classKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
+    for (const k of el.children) { const ck = itemKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
     let key = null, n = 0;
     for (const [k, c] of counts) if (c > n) { key = k; n = c; }
-    return n >= 2 ? [...el.children].filter((k) => classKey(k) === key).slice(0, 60) : [];
+    return n >= 2 ? [...el.children].filter((k) => itemKey(k) === key).slice(0, 60) : [];
   }
   function isDelegatingContainer(el) {
     if (/^(UL|OL|TBODY|TABLE|SECTION|FORM|MAIN|NAV|ARTICLE|DL)$/.test(el.tagName) && el.childElementCount > 0) return true;
@@ -483,10 +488,10 @@
       if (found.has(path)) return;
       const kids = [...el.children].filter((k) => visible(k));
       const counts = new Map();
-      for (const k of kids) counts.set(classKey(k), (counts.get(classKey(k)) || 0) + 1);
+      for (const k of kids) counts.set(itemKey(k), (counts.get(itemKey(k)) || 0) + 1);
       let key = null, n = 0;
       for (const [k, c] of counts) if (c > n) { key = k; n = c; }
-      const items = kids.filter((k) => classKey(k) === key).slice(0, 60).map((k) => ({ text: text(k, 120), done: isDone(k) }));
+      const items = kids.filter((k) => itemKey(k) === key).slice(0, 60).map((k) => ({ text: text(k, 120), done: isDone(k) }));
       found.set(path, { id: path, items });
     };
     for (const p of known || []) { try { const el = document.querySelector(p); if (el) add(el); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ } }
@@ -496,7 +501,7 @@
       const el = all[i];
       if (el.childElementCount < 2 || /^(SCRIPT|STYLE|SELECT|SVG|HEAD)$/i.test(el.tagName)) continue;
       const counts = new Map();
-      for (const k of el.children) { const ck = classKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
+      for (const k of el.children) { const ck = itemKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
       let best = 0; for (const c of counts.values()) best = Math.max(best, c);
       if (best < 2) continue;
       if (!visible(el) || !text(el, 4)) continue;
@@ -550,8 +555,8 @@
   function itemOf(el) {
     for (let a = el, d = 0; a && a.parentElement && d < 8; a = a.parentElement, d++) {
       const p = a.parentElement;
-      const key = classKey(a);
-      const same = [...p.children].filter((k) => classKey(k) === key && visible(k));
+      const key = itemKey(a);
+      const same = [...p.children].filter((k) => itemKey(k) === key && visible(k));
       if (same.length >= 2 && a !== el) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
       if (same.length >= 2 && a === el && el.childElementCount > 0) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
     }
@@ -595,6 +600,12 @@
       selection: !!document.querySelector('[aria-selected=true]:not([role=tab]):not([role=option]),.selected,.is-selected'),
     };
   }
+  /** Is the control already in the state it selects (the current tab, the active language or filter)? */
+  function isActive(ref) {
+    const el = state.refs[ref];
+    if (!el) return false;
+    return el.matches('.active,.on,.selected,.is-active,.current,.is-selected,[aria-pressed=true],[aria-selected=true],[aria-current]:not([aria-current=false]),[aria-checked=true]');
+  }
   /** Put text into a field the way a paste or autofill does: a paste event, then an insert without key events. */
   function pasteInto(ref, t) {
     const el = state.refs[ref];
@@ -618,7 +629,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, externalCount, canvasInk, canvasBacking, emptyState, pasteInto, textProblems }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, externalCount, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

@@ -134,6 +134,8 @@ export interface EffectInput {
   targetName: string | null;
   targetInItem: boolean;
   empty: EmptyState | null;
+  /** The control was already in the state it selects before the click (current tab, active language). */
+  targetActive?: boolean;
 }
 
 /**
@@ -143,6 +145,7 @@ export interface EffectInput {
  * baseline, DOM mutations beyond the idle rate, scroll, a dialog, a navigation. Not changed, with effects
  * that left the page (download, print, clipboard, new tab): `external`. Not changed, a clear/reset/delete
  * control and nothing to act on (blank canvas, empty fields, zero counters, no selection): `nothing-to-do`.
+ * A control already in the state it selects (the current tab, the active language): `nothing-to-do`.
  * Otherwise `none`. Motion (pause/play on an animating page) is decided by the caller with a second look.
  */
 export function decideEffect(x: EffectInput): { kind: EffectKind; why: string; novel: number; changed: number; textChanged: number } {
@@ -175,6 +178,10 @@ export function decideEffect(x: EffectInput): { kind: EffectKind; why: string; n
   if (kind === 'none' && x.external.length) {
     kind = 'external';
     why = x.external.map((e) => e.kind).join(', ');
+  }
+  if (kind === 'none' && x.targetActive) {
+    kind = 'nothing-to-do';
+    why = 'the control was already selected';
   }
   if (kind === 'none' && x.targetName && CLEAR_WORDS.test(x.targetName) && x.empty) {
     const e = x.empty;

@@ -275,10 +275,12 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     let frames0: FrameSnap | null = null;
     let framesT0 = 0;
     let readingsBefore: Readings | null = null;
+    let targetActive = false;
     let actStart = 0;
     if (outcome === 'ok') {
       await pause().catch(() => {});
       before = await capture(name('before'), refArg);
+      if (d.ref !== undefined && d.action.kind === 'click') targetActive = await evalIn<boolean>(page, `window.__cookieProbe.isActive(${d.ref})`, opts.unresponsiveMs, 'active').catch(() => false);
       if (d.check) readingsBefore = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, [])`, opts.unresponsiveMs, 'readings').catch(() => null);
       await run().catch(() => {});
       actStart = Date.now();
@@ -374,6 +376,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         targetName: d.action.target?.name ?? null,
         targetInItem: !!(d.ref !== undefined && observed.find((e) => e.ref === d.ref)?.item),
         empty,
+        targetActive,
       });
       let motion: StepEffect['motion'];
       let kind = verdict.kind;

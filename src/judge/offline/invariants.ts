@@ -119,7 +119,7 @@ export const add: Judge = (s) => {
   return [bad('add', s, `a new item appeared without "${v}"`, defect('invariant-add', 'Added item does not show the typed value', `After typing "${v}" and pressing "${c.subject}", a new item appeared reading "${(fresh[0] ?? '').slice(0, 80)}".`, s, c.subject))];
 };
 
-const COUNT_LABEL = /\b(items?|tasks?|todos?|left|remaining|total|count|products?|selected|entries|notes?|in cart|cart)\b|件|个|個|项|項|剩|共|合计|总|개|항목|남음|tâches?|éléments?|articles?|restantes?|tareas?|elementos?|artículos?|quedan|pendientes?|aufgaben|einträge|elemente|artikel|übrig|offen|itens|tarefas|restam|produtos/i;
+const COUNT_LABEL = /\b(items?|tasks?|todos?|left|remaining|total|count|products?|selected|entries|notes?|in cart|cart|songs?|tracks?|lieder|titel|canciones|chansons|músicas|faixas)\b|件|个|個|项|項|剩|共|合计|总|首|曲|개|곡|총|항목|남음|tâches?|éléments?|articles?|restantes?|tareas?|elementos?|artículos?|quedan|pendientes?|aufgaben|einträge|elemente|artikel|übrig|offen|itens|tarefas|restam|produtos/i;
 const SUM_LABEL = /\b(total|sum|subtotal|amount|grand total)\b|合计|总计|总价|小計|合計|gesamt|summe|montant|importe|suma|합계|총|soma/i;
 
 /**
