@@ -448,7 +448,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       const snap = await evalIn<Capture['snap']>(page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', opts.unresponsiveMs, 'snapshot').catch(() => null);
       const text = await evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null);
       return { png, img: decodePng(png), snap, text, at };
-    } catch {
+    } catch (e) {
+      if (process.env.COOKIE_DEBUG) process.stderr.write(`keyframe ${file ?? '(baseline)'} failed: ${errorMessage(e)}\n`);
       return { png: null, img: null, snap: null, text: null, at };
     }
   }
