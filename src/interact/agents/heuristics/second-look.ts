@@ -64,4 +64,3 @@ export class DprHeuristic implements Heuristic {
   }
 }
 
-export { isPressable };

@@ -30,7 +30,8 @@ export class SortHeuristic implements Heuristic {
         }
         continue;
       }
-      if (!isPressable(e) || !SORT_WORDS.test(e.name) || e.item) continue;
+      // a column header is an item of its header row; a control inside a data row is not a sort control
+      if (!isPressable(e) || !SORT_WORDS.test(e.name) || (e.item && e.item.text.length > e.name.length + 20)) continue;
       const k = `sort|${e.signature}`;
       if (this.seen.has(k)) continue;
       this.seen.add(k);
