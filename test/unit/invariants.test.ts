@@ -80,6 +80,13 @@ describe('invariant: ordering after a sort control', () => {
     expect(run(step('Nombre (Z-A)', za))[0]!.status).toBe('violated');
     expect(run(step('Nombre (Z-A)', { ...za, after: R(['Sofía Ramírez', 'Lucía Fernández', 'Andrés Molina']) }))[0]!.status).toBe('pass');
     expect(run(step('Sort', { ...za, after: R(names) }))[0]!.status).toBe('not-assessed');
+    // "Z-A" pressed after "A-Z" on a page whose Z-A sorts A-Z: the list does not move, the label still binds
+    const az: StepCheck = { invariant: 'ordering', subject: 'Nombre (A-Z)', params: { label: 'Nombre (A-Z)' }, before: R(names), after: R(['Andrés Molina', 'Lucía Fernández', 'Sofía Ramírez']) };
+    const stuck: StepCheck = { ...za, before: az.after, after: az.after };
+    const s1 = step('Nombre (A-Z)', az);
+    const s2 = step('Nombre (Z-A)', stuck, { index: s1.index + 1 });
+    expect(run(s1, s2).map((f) => f.status)).toEqual(['pass', 'violated']);
+    expect(run(s1, step('Nombre (Z-A)', { ...stuck, after: R(['Sofía Ramírez', 'Lucía Fernández', 'Andrés Molina']) }, { index: s1.index + 1 })).map((f) => f.status)).toEqual(['pass', 'pass']);
   });
   it('helpers: numbers and prices parse as numbers, orders are detected', () => {
     expect(parseNumber('1,234.50')).toBe(1234.5);

@@ -183,20 +183,31 @@ export function orderOf(keys: (number | string)[], cmp: (a: number | string, b: 
  * collation; the direction enforced only when the label names one (words, not bare arrows). A list that did
  * not move, or items without readable keys, leave it not assessed.
  */
-export const ordering: Judge = (s) => {
-  const c = s.check!;
-  const label = String(c.params?.label ?? c.subject);
-  if (!c.before || !c.after) return [na('ordering', s, 'no readings')];
-  const moved = c.after.collections.filter((a) => {
+/** Lists of ≥ 3 items that a step reordered (same items, another order). */
+function reordered(c: NonNullable<TraceStep['check']>): CollectionReading[] {
+  return (c.after?.collections ?? []).filter((a) => {
     const b = collection(c.before, a.id);
     if (!b || a.items.length < 3 || a.items.length !== b.items.length) return false;
     const at = a.items.map((i) => i.text), bt = b.items.map((i) => i.text);
     return missingFrom(at, bt).length === 0 && at.some((t, i) => t !== bt[i]);
   });
+}
+
+export const ordering: Judge = (s, steps) => {
+  const c = s.check!;
+  const label = String(c.params?.label ?? c.subject);
+  if (!c.before || !c.after) return [na('ordering', s, 'no readings')];
+  const wordsDir = DESC.test(label.replace(/[↑↓▲▼]/g, '')) ? 'desc' : ASC.test(label.replace(/[↑↓▲▼]/g, '')) ? 'asc' : null;
+  let moved = reordered(c);
+  if (!moved.length && wordsDir) {
+    // the list did not move: still held to the label when an earlier sort control reordered this same list
+    // (pressing "Z-A" after "A-Z" on a page whose Z-A sorts A-Z changes nothing)
+    const sorted = new Set(steps.filter((p) => p.index < s.index && p.check?.invariant === 'ordering').flatMap((p) => reordered(p.check!).map((x) => x.id)));
+    moved = c.after.collections.filter((a) => sorted.has(a.id) && a.items.length >= 3);
+  }
   if (!moved.length) return [na('ordering', s, 'no list was reordered by the control')];
   const list = moved.sort((x, y) => y.items.length - x.items.length)[0]!;
   const texts = list.items.map((i) => i.text);
-  const wordsDir = DESC.test(label.replace(/[↑↓▲▼]/g, '')) ? 'desc' : ASC.test(label.replace(/[↑↓▲▼]/g, '')) ? 'asc' : null;
   const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
   const tries: { kind: string; keys: (number | string)[] | null }[] = [];
   const price = texts.map(priceOf);
