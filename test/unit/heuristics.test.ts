@@ -50,6 +50,10 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     expect(ds[1]!.check).toMatchObject({ invariant: 'add', params: { value: ADD_VALUE } });
     expect(ds[3]!.check).toMatchObject({ invariant: 'identity', params: { index: 1 } });
     expect(pickDelete([el('Delete', { item: item('u', 0, 'a') })])).toBeNull(); // one item: identity cannot be told
+    // no <form>: a 460-px wide field and the button right of it are still a pair
+    const wide = el('メモ', { tag: 'input', role: 'textbox', type: 'text', box: { x: 20, y: 100, width: 460, height: 40 } });
+    const ds2 = all(new ListFlowHeuristic(), [wide, el('追加', { box: { x: 490, y: 100, width: 70, height: 40 } })]);
+    expect(ds2.map((d) => d.action.kind)).toEqual(['fill', 'click']);
   });
 
   it('sort: presses sort buttons (8 languages) and sort options of a select, at most 3', () => {

@@ -50,7 +50,9 @@ export function isPressable(e: ObservedElement): boolean {
   return e.role === 'button' || e.role === 'clickable' || e.role === 'link' || e.role === 'tab' || e.role === 'menuitem' || (e.tag === 'input' && /submit|button/.test(e.type ?? ''));
 }
 
-/** Distance between two elements' top-left corners, px. */
+/** Gap between two elements' boxes, px (0 when they touch or overlap): a wide field and its button are near. */
 export function distance(a: ObservedElement, b: ObservedElement): number {
-  return Math.hypot(a.box.x - b.box.x, a.box.y - b.box.y);
+  const dx = Math.max(0, b.box.x - (a.box.x + a.box.width), a.box.x - (b.box.x + b.box.width));
+  const dy = Math.max(0, b.box.y - (a.box.y + a.box.height), a.box.y - (b.box.y + b.box.height));
+  return Math.hypot(dx, dy);
 }
