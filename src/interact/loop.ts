@@ -261,10 +261,10 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         if (r.covered) d.reasoning += ` (covered by ${r.coveredBy}: a real pointer hits that instead)`;
         if (r.cover) intercepted = r.cover;
         const aim = input.aim(box);
-        await timebox(input.moveTo(aim.x, aim.y), opts.unresponsiveMs, 'pointer move');
+        await movePointer(aim.x, aim.y);
         await sleep(300);
       } else if (d.action.x !== undefined && d.action.y !== undefined && d.action.kind !== 'drag') {
-        await timebox(input.moveTo(d.action.x, d.action.y), opts.unresponsiveMs, 'pointer move');
+        await movePointer(d.action.x, d.action.y);
       }
     } catch (e) {
       outcome = 'failed';
@@ -302,7 +302,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       navigations: log.navigations.slice(counts.n),
     });
     if (outcome === 'timeout' || !(await isResponsive(page, outcome === 'ok' ? opts.unresponsiveMs : 1500))) {
-      if (!(await isResponsive(page, 500))) {
+      // a busy machine is not a hung app: the last probe gets the full limit
+      if (!(await isResponsive(page, opts.unresponsiveMs))) {
         video?.pause();
         return {
           ...base,
@@ -437,6 +438,18 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       ...(check ? { check } : {}),
     };
 
+  }
+
+  /**
+   * The human-like pointer travel; on a busy machine its many small moves can outlast the limit, and then
+   * the pointer jumps to the point in one move (the click still lands where a person would click).
+   */
+  async function movePointer(x: number, y: number): Promise<void> {
+    try {
+      await timebox(input.moveTo(x, y), opts.unresponsiveMs, 'pointer move');
+    } catch {
+      await timebox(page.mouse.move(x, y), opts.unresponsiveMs * 2, 'pointer move');
+    }
   }
 
   /** A keyframe: screenshot (written to `file` unless null), probe snapshot and text state, and when. */
