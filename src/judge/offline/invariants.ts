@@ -177,12 +177,6 @@ export function orderOf(keys: (number | string)[], cmp: (a: number | string, b: 
   return flat ? 'flat' : up ? 'asc' : down ? 'desc' : null;
 }
 
-/**
- * Ordering (issue 18): after a control labelled as sorting, the list it reordered is ordered as the label
- * says — numbers compared as numbers (prices by their currency-marked figure), names by the locale's
- * collation; the direction enforced only when the label names one (words, not bare arrows). A list that did
- * not move, or items without readable keys, leave it not assessed.
- */
 /** Lists of ≥ 3 items that a step reordered (same items, another order). */
 function reordered(c: NonNullable<TraceStep['check']>): CollectionReading[] {
   return (c.after?.collections ?? []).filter((a) => {
@@ -193,6 +187,13 @@ function reordered(c: NonNullable<TraceStep['check']>): CollectionReading[] {
   });
 }
 
+/**
+ * Ordering (issue 18): after a control labelled as sorting, the list it reordered is ordered as the label
+ * says — numbers compared as numbers (prices by their currency-marked figure), names by the locale's
+ * collation; the direction enforced only when the label names one (words, not bare arrows). A list that did
+ * not move is held to a named direction only when an earlier sort control reordered it; otherwise, and when
+ * items have no readable keys, it is not assessed.
+ */
 export const ordering: Judge = (s, steps) => {
   const c = s.check!;
   const label = String(c.params?.label ?? c.subject);
