@@ -88,6 +88,13 @@ describe('invariant: ordering after a sort control', () => {
     expect(run(s1, s2).map((f) => f.status)).toEqual(['pass', 'violated']);
     expect(run(s1, step('Nombre (Z-A)', { ...stuck, after: R(['Sofía Ramírez', 'Lucía Fernández', 'Andrés Molina']) }, { index: s1.index + 1 })).map((f) => f.status)).toEqual(['pass', 'pass']);
   });
+  it('sorts names behind icons by the name (emoji card icons are not part of it)', () => {
+    const before = ['💡 Desk Lamp $9', '⌨️ Mechanical Keyboard $129', '🎧 Headphones $249'];
+    const after = ['💡 Desk Lamp $9', '🎧 Headphones $249', '⌨️ Mechanical Keyboard $129'];
+    const c: StepCheck = { invariant: 'ordering', subject: 'Name A–Z', params: { label: 'Name A–Z' }, before: R(before), after: R(after) };
+    expect(run(step('Name A–Z', c))[0]!.status).toBe('pass');
+    expect(run(step('Name A–Z', { ...c, after: R(['⌨️ Mechanical Keyboard $129', '💡 Desk Lamp $9', '🎧 Headphones $249']) }))[0]!.status).toBe('violated');
+  });
   it('helpers: numbers and prices parse as numbers, orders are detected', () => {
     expect(parseNumber('1,234.50')).toBe(1234.5);
     expect(parseNumber('1.234,50')).toBe(1234.5);

@@ -217,7 +217,7 @@ export const ordering: Judge = (s, steps) => {
     tries.push({ kind: 'price', keys: price.every((p) => p !== null) ? (price as number[]) : null });
     tries.push({ kind: 'number', keys: firstNum.every((p) => p !== null) ? (firstNum as number[]) : null });
   }
-  if (!NUMERIC_KEY.test(label) || ALPHA_KEY.test(label)) tries.push({ kind: 'name', keys: texts.map((t) => t.trim()) });
+  if (!NUMERIC_KEY.test(label) || ALPHA_KEY.test(label)) tries.push({ kind: 'name', keys: texts.map((t) => t.replace(/^[^\p{L}\p{N}]+/u, '').trim()) }); // icons and emoji before a name are not part of it
   const readable = tries.filter((t) => t.keys);
   if (!readable.length) return [na('ordering', s, 'the sort keys could not be read from the items')];
   const cmp = (a: number | string, b: number | string) => (typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b)));
