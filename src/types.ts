@@ -418,6 +418,91 @@ export interface StepEffect {
   scrolled: boolean;
   /** Visible: pixels outside the control changed beyond the page's own animation, the DOM changed beyond its idle churn, it scrolled, or a dialog/navigation/popup happened. */
   screenChanged: boolean;
+  /**
+   * What the action did, measured counterfactually (issue 11): `changed` (beyond what the app does on its
+   * own), `none`, `nothing-to-do` (a clear/reset/delete with nothing to act on) or `external` (its effect
+   * left the page: download, print, clipboard, new tab). Absent in evidence written before it existed.
+   */
+  kind?: EffectKind;
+  /** Which measurement decided `kind` (e.g. "text", "regions", "motion stopped", "download"). */
+  why?: string;
+  /** The idle baseline taken right before the action on a page that animates by itself. */
+  baseline?: { ms: number; regions: number; mutations: number; textLines: number } | null;
+  /** Screen regions (32×32 px cells) the action changed, and how many of them the idle baseline did not. */
+  regions?: { changed: number; novel: number; total: number };
+  /** Lines of visible text or field state the action changed that do not change on their own. */
+  textChanged?: number;
+  /** Share of regions moving on their own before and right after the action (measured when nothing else showed). */
+  motion?: { before: number; after: number };
+  /** Effects that left the page during the action. */
+  external?: { kind: 'download' | 'print' | 'clipboard' | 'new-tab'; detail: string }[];
+}
+
+/** See {@link StepEffect.kind}. */
+export type EffectKind = 'changed' | 'none' | 'nothing-to-do' | 'external';
+
+/** What a real pointer at a control's centre hits instead of it (document.elementFromPoint). */
+export interface CoverInfo {
+  selector: string;
+  tag: string;
+  /** Inside a dialog (intentional overlay). */
+  dialog: boolean;
+  /** It or its content is interactive (a banner with buttons, a label). */
+  interactive: boolean;
+  text: string;
+  /** Share of the viewport it covers (0–1). */
+  areaShare: number;
+}
+
+/** A collection (list, table, card grid) as read in the page: its container's CSS path and its items. */
+export interface CollectionReading {
+  id: string;
+  items: { text: string; done: boolean }[];
+  /** The container was looked for (known from before) and is gone. */
+  missing?: boolean;
+}
+
+/** What the interaction reads before and after a purposeful action (issue 18): values, not verdicts. */
+export interface Readings {
+  collections: CollectionReading[];
+  /** Short visible texts holding numbers (counters, totals, displays) with the text around them. */
+  numbers: { id: string; text: string; label: string }[];
+  /** The target field's value and validity, when the target is a field. */
+  field: { value: string; valid: boolean | null } | null;
+  /** The collection item the target belongs to (container path, index among its kind, text). */
+  item: { c: string; i: number; text: string } | null;
+  /** Visible text of the page (first 3,000 characters). */
+  text?: string;
+}
+
+/** Invariants and careful-tester sequences (issues 11 and 18) whose evidence a step can carry. */
+export type InvariantName =
+  | 'identity'
+  | 'add'
+  | 'ordering'
+  | 'filter'
+  | 'filter-state'
+  | 'calc'
+  | 'first-click'
+  | 'paste-bypass'
+  | 'resize-keeps'
+  | 'layout-after-toggle'
+  | 'dpr-sharp';
+
+/**
+ * Typed evidence of one check a step serves: which invariant, on what, the parameters fixed before acting
+ * (typed value, expected result, search query, sort direction) and the readings before and after. The
+ * interaction records it; a judge module decides (`src/judge/offline/invariants.ts`).
+ */
+export interface StepCheck {
+  invariant: InvariantName;
+  /** The control or field it concerns (accessible name). */
+  subject: string;
+  params?: Record<string, string | number | boolean>;
+  before?: Readings | null;
+  after?: Readings | null;
+  /** Extra measured values (layout at 375 px, canvas ink around a resize, canvas backing at DPR 2). */
+  measured?: Record<string, unknown>;
 }
 
 /** One step of the interaction trace (paper §4.1 Stage 2: tool call, arguments, reasoning, timing). */
@@ -446,6 +531,10 @@ export interface TraceStep {
   navigations: NavigationEvent[];
   outcome: 'ok' | 'failed' | 'timeout' | 'unresponsive';
   error?: string;
+  /** What a real pointer at the target's centre hit instead of it (issue 11: overlays swallowing clicks). */
+  intercepted?: CoverInfo;
+  /** The invariant or careful-tester check this step serves, with its readings (issue 18). */
+  check?: StepCheck;
 }
 
 /** The audio track of an interaction. */
@@ -615,6 +704,10 @@ export interface Defect {
   /** Where it showed: `static` (Stage 1) or `interaction` (Stage 2). */
   phase: 'static' | 'interaction';
   evidence: { step?: number; screenshot?: string; viewport?: number; excerpt?: string };
+  /** Stable machine-readable kind of defect (kebab-case, e.g. `invariant-identity`), for tests and reporters. */
+  code?: string;
+  /** The control or feature involved (accessible name), so severity can follow the brief's core features. */
+  feature?: string;
 }
 
 /** Verdict on one rubric item (METHOD.md §4): decided by a named method, or not assessed with reason. */

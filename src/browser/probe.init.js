@@ -21,6 +21,35 @@
     return origAdd.call(this, type, fn, opts);
   };
 
+  // ── effects that leave the page (download, print, clipboard, new tab): recorded, never blocked ──
+  const external = [];
+  const noteExternal = (kind, detail) => { if (external.length < 200) external.push({ kind, detail: String(detail || '').slice(0, 120) }); };
+  try {
+    const origPrint = window.print;
+    window.print = function () { noteExternal('print', ''); return undefined; };
+    void origPrint;
+    const origOpen = window.open;
+    window.open = function (u) { noteExternal('new-tab', u); return origOpen.apply(window, arguments); };
+    if (navigator.clipboard) {
+      for (const m of ['writeText', 'write']) {
+        const f = navigator.clipboard[m];
+        if (typeof f === 'function') navigator.clipboard[m] = function (t) { noteExternal('clipboard', typeof t === 'string' ? t : ''); return f.apply(navigator.clipboard, arguments).catch(() => undefined); };
+      }
+    }
+    const origExec = document.execCommand;
+    document.execCommand = function (cmd) { if (/^(copy|cut)$/i.test(String(cmd))) noteExternal('clipboard', cmd); return origExec.apply(document, arguments); };
+    const origAClick = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () {
+      if (this.hasAttribute('download')) noteExternal('download', this.getAttribute('download') || this.href);
+      else if (this.target === '_blank') noteExternal('new-tab', this.href);
+      return origAClick.call(this);
+    };
+    document.addEventListener('click', (e) => {
+      const a = e.target && e.target.closest ? e.target.closest('a[download],a[target=_blank]') : null;
+      if (a && e.isTrusted) noteExternal(a.hasAttribute('download') ? 'download' : 'new-tab', a.getAttribute('download') || a.href);
+    }, true);
+  } catch (e) { /* never break the app */ }
+
   // ── DOM mutation counter. No-op writes are not changes: a text set to the same value, an attribute
   // set to the same value, a text node replaced by an identical one (render loops that rewrite an
   // unchanged score every frame would otherwise look like constant activity).
@@ -51,6 +80,19 @@
     const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame') ? 'long-animation-frame' : 'longtask';
     new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; } }).observe({ type, buffered: true });
   } catch (e) { /* unsupported */ }
+
+  // ── canvas draw calls (a page that redraws on its own animates, whatever it draws) ──
+  const draws = { n: 0 };
+  try {
+    for (const name of ['clearRect', 'fillRect', 'drawImage', 'fill', 'stroke', 'putImageData']) {
+      const orig = CanvasRenderingContext2D.prototype[name];
+      CanvasRenderingContext2D.prototype[name] = function () { draws.n++; return orig.apply(this, arguments); };
+    }
+    for (const P of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) {
+      if (!P) continue;
+      for (const name of ['drawArrays', 'drawElements']) { const o = P.prototype[name]; P.prototype[name] = function () { draws.n++; return o.apply(this, arguments); }; }
+    }
+  } catch (e) { /* no canvas */ }
 
   // ── text drawn on canvases (fillText/strokeText): a reviewer reads it like any other text ──
   const drawn = new Map();
@@ -133,6 +175,23 @@
     return !p || getComputedStyle(p).cursor !== 'pointer';
   }
 
+  // an item's kind: its tag and first class (state classes such as "done" or "active" come after it)
+  function itemKey(el) {
+    const c = (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).split(/\s+/).filter(Boolean)[0];
+    return el.tagName.toLowerCase() + (c ? '.' + c : '');
+  }
+  function repeatedChildren(el) {
+    const counts = new Map();
+    for (const k of el.children) { const ck = itemKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
+    let key = null, n = 0;
+    for (const [k, c] of counts) if (c > n) { key = k; n = c; }
+    return n >= 2 ? [...el.children].filter((k) => itemKey(k) === key).slice(0, 60) : [];
+  }
+  function isDelegatingContainer(el) {
+    if (/^(UL|OL|TBODY|TABLE|SECTION|FORM|MAIN|NAV|ARTICLE|DL)$/.test(el.tagName) && el.childElementCount > 0) return true;
+    return repeatedChildren(el).length >= 3 && !!text(el, 2);
+  }
+
   function interactiveElements() {
     const set = new Set(document.querySelectorAll(INTERACTIVE));
     // custom clickables: pointer cursor (topmost) or a click listener registered on the element
@@ -146,6 +205,12 @@
         // children (event delegation): it is not a control
         const r = el.getBoundingClientRect();
         if (r.width * r.height > 0.4 * innerWidth * innerHeight && el.childElementCount > 0) continue;
+        // a list body, table or section that listens for its items (delegation) is not a control: its
+        // repeated children are what a user clicks
+        if (isDelegatingContainer(el)) {
+          for (const k of repeatedChildren(el)) if (!k.closest('a[href],button') && text(k, 2)) set.add(k);
+          continue;
+        }
         set.add(el);
       }
     }
@@ -178,9 +243,20 @@
         group, signature: group + '|' + name + '|' + (el.id || ''),
         form: form >= 0 ? form : undefined,
         handlers: [...(state.listeners.get(el) || [])].concat(el.onclick ? ['onclick'] : []),
+        item: itemOf(el) || undefined,
+        numericOnly: rl === 'textbox' ? numericOnly(el) : undefined,
+        options: el.tagName === 'SELECT' ? [...el.options].slice(0, 12).map((o) => o.text.trim().slice(0, 40)) : undefined,
       });
     }
     return out;
+  }
+
+  /** Does a text field declare a digits-only rule (inputmode, pattern, name)? */
+  function numericOnly(el) {
+    const im = (el.getAttribute('inputmode') || '').toLowerCase();
+    const pat = el.getAttribute('pattern') || '';
+    const hint = ((el.name || '') + ' ' + (el.id || '') + ' ' + (el.getAttribute('placeholder') || '') + ' ' + (el.getAttribute('autocomplete') || '')).toLowerCase();
+    return im === 'numeric' || /^\^?(\\d|\[0-9)/.test(pat) || /cc-number|card|cvv|cvc|zip|postal|kartennummer|tarjeta|carte|卡号/.test(hint);
   }
 
   function box(ref) {
@@ -197,8 +273,16 @@
     const r = el.getBoundingClientRect();
     const cx = Math.min(Math.max(r.x + r.width / 2, 1), innerWidth - 1), cy = Math.min(Math.max(r.y + r.height / 2, 1), innerHeight - 1);
     const top = document.elementFromPoint(cx, cy);
-    const covered = !!top && top !== el && !el.contains(top) && !top.contains(el);
-    return { x: r.x, y: r.y, width: r.width, height: r.height, cx, cy, covered, coveredBy: covered ? classKey(top) : null };
+    const covered = !!top && top !== el && !el.contains(top) && !top.contains(el) && !(el.labels && [...el.labels].some((l) => l === top || l.contains(top)));
+    let cover = null;
+    if (covered) {
+      const tr = top.getBoundingClientRect();
+      cover = { selector: cssPath(top), tag: top.tagName.toLowerCase(),
+        dialog: !!top.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]'),
+        interactive: !!(top.matches(INTERACTIVE) || top.querySelector('button,a[href],input,select,textarea,[role=button]') || top.closest('button,a[href],label')),
+        text: text(top, 60), areaShare: Math.round((tr.width * tr.height) / (innerWidth * innerHeight) * 1000) / 1000 };
+    }
+    return { x: r.x, y: r.y, width: r.width, height: r.height, cx, cy, covered, coveredBy: covered ? classKey(top) : null, cover };
   }
   function valueOf(ref) {
     const el = state.refs[ref];
@@ -383,15 +467,169 @@
     return { boxes: boxes.length, alignedShare: boxes.length ? Math.round((aligned / boxes.length) * 1000) / 1000 : 1, spacingValues: [...spacings].sort((a, b) => a - b).slice(0, 40) };
   }
 
+  // ── readings for invariant checks (typed evidence; the judge decides) ──
+  const DONE_CLASS = /(^|[\s_-])(done|completed|complete|checked|finished|erledigt|terminad[oa]|termin[ée]e?|conclu[ií]d[oa])($|[\s_-])/i;
+  function isDone(item) {
+    if (item.querySelector('input[type=checkbox]:checked,[aria-checked=true]')) return true;
+    const cands = [item, ...item.querySelectorAll('*')].slice(0, 12);
+    for (const c of cands) {
+      const cls = typeof c.className === 'string' ? c.className : '';
+      if (DONE_CLASS.test(cls)) return true;
+      if (c.childNodes.length && [...c.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && /line-through/.test(getComputedStyle(c).textDecorationLine)) return true;
+    }
+    return false;
+  }
+  /** Containers of ≥ 2 visible children of one kind (tag + classes) with text: lists, tables, card grids. */
+  function collections(known) {
+    const found = new Map();
+    const add = (el) => {
+      if (!el || found.size >= 10) return;
+      const path = cssPath(el);
+      if (found.has(path)) return;
+      const kids = [...el.children].filter((k) => visible(k));
+      const counts = new Map();
+      for (const k of kids) counts.set(itemKey(k), (counts.get(itemKey(k)) || 0) + 1);
+      let key = null, n = 0;
+      for (const [k, c] of counts) if (c > n) { key = k; n = c; }
+      const items = kids.filter((k) => itemKey(k) === key).slice(0, 60).map((k) => ({ text: text(k, 120), done: isDone(k) }));
+      found.set(path, { id: path, items });
+    };
+    for (const p of known || []) { try { const el = document.querySelector(p); if (el) add(el); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ } }
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const cands = [];
+    for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
+      const el = all[i];
+      if (el.childElementCount < 2 || /^(SCRIPT|STYLE|SELECT|SVG|HEAD)$/i.test(el.tagName)) continue;
+      const counts = new Map();
+      for (const k of el.children) { const ck = itemKey(k); counts.set(ck, (counts.get(ck) || 0) + 1); }
+      let best = 0; for (const c of counts.values()) best = Math.max(best, c);
+      if (best < 2) continue;
+      if (!visible(el) || !text(el, 4)) continue;
+      cands.push({ el, best });
+    }
+    cands.sort((a, b) => b.best - a.best);
+    for (const c of cands.slice(0, 10)) add(c.el);
+    return [...found.values()];
+  }
+  /** Short visible texts holding a number (counters, totals, badges, displays), with the text around them. */
+  function numbers() {
+    const out = [];
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    for (let i = 0; i < all.length && i < MAX_ELEMENTS && out.length < 60; i++) {
+      const el = all[i];
+      if (/^(SCRIPT|STYLE|OPTION|SELECT|BUTTON)$/i.test(el.tagName)) continue;
+      let own;
+      if (el.tagName === 'INPUT' || el.tagName === 'OUTPUT') own = el.tagName === 'INPUT' ? (el.readOnly || el.disabled ? String(el.value) : '') : text(el, 60);
+      else { if (el.childElementCount > 0 && [...el.children].some((c) => !/^(SPAN|B|STRONG|SMALL|SUP|SUB|EM|I)$/.test(c.tagName))) continue; own = text(el, 60); }
+      if (!own || own.length > 40 || !/\d/.test(own)) continue;
+      if (!visible(el)) continue;
+      const p = el.parentElement;
+      out.push({ id: cssPath(el), text: own, label: p ? text(p, 80) : '' });
+    }
+    return out;
+  }
+  /** Everything a user could read or set, as lines: visible text, field values (but the target's), title, hash. */
+  function textState(ref) {
+    const skip = ref === undefined || ref === null ? null : state.refs[ref];
+    const lines = visibleText().split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 400);
+    const fields = [...document.querySelectorAll('input,textarea,select')].slice(0, 100);
+    for (const f of fields) {
+      if (f === skip || (skip && skip.contains && skip.contains(f))) continue;
+      if (!visible(f)) continue;
+      const v = f.type === 'checkbox' || f.type === 'radio' ? (f.checked ? 'on' : 'off') : String(f.value).slice(0, 80);
+      lines.push('⟨' + (f.name || f.id || f.type || f.tagName) + '⟩ ' + v);
+    }
+    lines.push('⟨title⟩ ' + document.title, '⟨hash⟩ ' + location.hash);
+    return lines;
+  }
+  function readings(ref, known) {
+    const el = ref === undefined || ref === null ? null : state.refs[ref];
+    return {
+      collections: collections(known), numbers: numbers(),
+      field: el && 'value' in el ? { value: String(el.value).slice(0, 200), valid: el.checkValidity ? el.checkValidity() : null } : null,
+      item: el ? itemOf(el) : null,
+      text: visibleText().slice(0, 3000),
+    };
+  }
+  /** The item of a collection an element belongs to: its container's path, its index among its kind, its text. */
+  function itemOf(el) {
+    for (let a = el, d = 0; a && a.parentElement && d < 8; a = a.parentElement, d++) {
+      const p = a.parentElement;
+      const key = itemKey(a);
+      const same = [...p.children].filter((k) => itemKey(k) === key && visible(k));
+      if (same.length >= 2 && a !== el) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
+      if (same.length >= 2 && a === el && el.childElementCount > 0) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
+    }
+    return null;
+  }
+  function externalCount() { return external.length; }
+  function externalSince(n) { return external.slice(n); }
+  /** Share of a 2D canvas's pixels that differ from its most common colour (ink); null when unreadable. */
+  function canvasInk() {
+    const cs = [...document.querySelectorAll('canvas')].filter((c) => visible(c));
+    if (!cs.length) return null;
+    const c = cs.sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
+    try {
+      const ctx = c.getContext('2d');
+      if (!ctx || !c.width || !c.height) return null;
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      const step = Math.max(1, Math.floor(d.length / 4 / 60000));
+      const hist = new Map(); let n = 0;
+      for (let i = 0; i < d.length; i += 4 * step) { const k = (d[i] >> 3) << 10 | (d[i + 1] >> 3) << 5 | (d[i + 2] >> 3) | (d[i + 3] < 16 ? 1 << 15 : 0); hist.set(k, (hist.get(k) || 0) + 1); n++; }
+      let top = 0; for (const v of hist.values()) top = Math.max(top, v);
+      return { ink: Math.round((1 - top / n) * 10000) / 10000, width: c.width, height: c.height, cssWidth: Math.round(c.clientWidth), cssHeight: Math.round(c.clientHeight) };
+    } catch (e) { return null; }
+  }
+  /** Backing-store size of visible canvases against their CSS size × devicePixelRatio. */
+  function canvasBacking() {
+    return [...document.querySelectorAll('canvas')].filter((c) => visible(c)).slice(0, 10).map((c) => {
+      const r = c.getBoundingClientRect();
+      return { width: c.width, height: c.height, cssWidth: Math.round(r.width), cssHeight: Math.round(r.height), dpr: devicePixelRatio,
+        areaShare: Math.round((r.width * r.height) / (innerWidth * innerHeight) * 1000) / 1000 };
+    });
+  }
+  /** Is there nothing for a clear/reset/delete control to act on: blank canvases, empty fields, zero counters, no selection. */
+  function emptyState() {
+    const ink = canvasInk();
+    const fields = [...document.querySelectorAll('input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=color]):not([type=button]):not([type=submit]),textarea')].filter((f) => visible(f) && !f.readOnly);
+    const nums = numbers().map((n) => n.text);
+    return {
+      canvasBlank: ink ? ink.ink < 0.002 : null,
+      fieldsEmpty: fields.every((f) => !String(f.value).trim()),
+      zeros: nums.length > 0 && nums.every((t) => !/[1-9]/.test(t)),
+      selection: !!document.querySelector('[aria-selected=true]:not([role=tab]):not([role=option]),.selected,.is-selected'),
+    };
+  }
+  /** Is the control already in the state it selects (the current tab, the active language or filter)? */
+  function isActive(ref) {
+    const el = state.refs[ref];
+    if (!el) return false;
+    return el.matches('.active,.on,.selected,.is-active,.current,.is-selected,[aria-pressed=true],[aria-selected=true],[aria-current]:not([aria-current=false]),[aria-checked=true]');
+  }
+  /** Put text into a field the way a paste or autofill does: a paste event, then an insert without key events. */
+  function pasteInto(ref, t) {
+    const el = state.refs[ref];
+    if (!el) return null;
+    el.focus();
+    if (el.select) el.select();
+    let dt = null;
+    try { dt = new DataTransfer(); dt.setData('text/plain', t); } catch (e) { /* old engine */ }
+    const ev = new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: dt });
+    const go = el.dispatchEvent(ev);
+    if (go) document.execCommand('insertText', false, t);
+    return 'value' in el ? String(el.value) : null;
+  }
+
   function snapshot() {
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? a.getBoundingClientRect() : null;
-    return { mutations: state.mutations, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    let anims = 0; try { anims = document.getAnimations().filter((a) => a.playState === 'running').length; } catch (e) { /* old engine */ }
+    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null };
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, externalCount, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

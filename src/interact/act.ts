@@ -16,6 +16,12 @@ export async function performAction(page: Page, input: HumanInput, d: Decision, 
       await input.press(a.button, a.clicks);
       return;
     case 'fill':
+      if (d.paste && d.ref !== undefined) {
+        // paste / autofill: a paste event and an insert without key events (rules enforced on keys miss it)
+        await input.press();
+        await evalIn(page, `window.__cookieProbe.pasteInto(${d.ref}, ${JSON.stringify(a.value ?? '')})`, unresponsiveMs, 'paste');
+        return;
+      }
       if (d.ref !== undefined || a.x !== undefined) await input.press();
       if (!a.append) await input.selectAll();
       await input.type(a.value ?? '');

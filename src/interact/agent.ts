@@ -1,7 +1,15 @@
-import type { Action, AgentProtocolRecord, AgentReport, InteractiveElement, TraceStep, Usage } from '../types.js';
+import type { Action, AgentProtocolRecord, AgentReport, InteractiveElement, StepCheck, TraceStep, Usage } from '../types.js';
 
 /** An interactive element as the agent sees it; `ref` is its id for this observation. */
-export type ObservedElement = InteractiveElement & { handlers?: string[] };
+export type ObservedElement = InteractiveElement & {
+  handlers?: string[];
+  /** The collection item the element belongs to (container CSS path, index among its kind, item text). */
+  item?: { c: string; i: number; text: string };
+  /** A text field that declares a digits-only rule (inputmode, pattern, card/zip name). */
+  numericOnly?: boolean;
+  /** Option labels of a `<select>` (first 12). */
+  options?: string[];
+};
 
 /** What the agent is shown at the start of a step (the app is frozen meanwhile). */
 export interface Observation {
@@ -25,6 +33,15 @@ export interface Decision {
   ref?: number;
   /** Identity of the attempted control or move (used to count tries). */
   key?: string;
+  /** The invariant this action serves: the loop records readings before and after it (issue 18). */
+  check?: { invariant: StepCheck['invariant']; subject: string; params?: StepCheck['params'] };
+  /**
+   * A measurement the loop takes right after the action: the layout at 375 px (after a language/theme
+   * switch), canvas ink around a window resize (after drawing), canvas backing at DPR 2 (phone viewport).
+   */
+  measure?: 'layout-375' | 'resize' | 'dpr2';
+  /** Fill by paste/autofill (a paste event and an insert without key events) instead of typing. */
+  paste?: boolean;
   /** Set when the agent could not produce a valid action (e.g. repeated malformed tool calls): the step is recorded as failed, nothing is done. */
   invalid?: string;
   /** Tokens and cost of this deliberation. */

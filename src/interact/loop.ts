@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Page } from 'playwright';
 import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
 import { decodePng, diffRatio, type Rgba } from '../perceive/image.js';
-import type { InteractionTrace, RecordingEvidence, StepEffect, TraceStep } from '../types.js';
+import type { CoverInfo, InteractionTrace, Readings, RecordingEvidence, StepCheck, StepEffect, TraceStep } from '../types.js';
+import { CLEAR_WORDS, changedLines, changedRegions, countRegions, decideEffect, motionChange, type EmptyState, type RegionGrid } from './effect.js';
 import { errorMessage, sleep, timebox } from '../util/timebox.js';
 import { performAction } from './act.js';
 import type { Agent, Decision, ObservedElement } from './agent.js';
@@ -46,7 +47,10 @@ export interface InteractOptions {
 interface Capture {
   png: Buffer | null;
   img: Rgba | null;
-  snap: { mutations: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
+  snap: { mutations: number; draws?: number; animations?: number; external?: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
+  /** Visible text lines and field states (the target's own value left out). */
+  text: string[] | null;
+  at: number;
 }
 type Box = { x: number; y: number; width: number; height: number };
 type FrameSnap = { frames: number; longFrames: number; longFrameMs: number };
@@ -77,6 +81,9 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   const groupTried = new Map<string, Set<string>>();
   let endedBecause = 'budget';
   const noise = Math.min(0.5, opts.animatedShare);
+  // does the page change on its own (then each step takes an idle baseline first)? From static
+  // perception at the start, then from what each step's running time showed
+  let animating = opts.animatedShare > 0.001 || opts.idleMutationsPerSec > 0.5;
   fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
 
   const freezer = await Freezer.attach(page, opts.freeze).catch(() => null);
@@ -154,7 +161,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         steps.push({ ...unresponsiveStep(i, decision.reasoning), outcome: 'failed', error: `no valid action: ${decision.invalid}`, thinkMs, ...(decision.usage ? { usage: decision.usage } : {}) });
         continue;
       }
-      const step = await runStep(i, decision, thinkMs);
+      const step = await runStep(i, decision, thinkMs, elements);
       if (decision.usage) step.usage = decision.usage;
       steps.push(step);
       if (decision.action.target) {
@@ -231,7 +238,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   };
 
   // ── one step ──
-  async function runStep(index: number, d: Decision, thinkMs: number): Promise<TraceStep> {
+  async function runStep(index: number, d: Decision, thinkMs: number, observed: ObservedElement[]): Promise<TraceStep> {
     log.step = index;
     const counts = { c: log.consoleErrors.length, p: log.pageErrors.length, d: log.dialogs.length, n: log.navigations.length };
     const name = (s: string) => `screenshots/step-${String(index).padStart(2, '0')}-${s}.png`;
@@ -240,34 +247,46 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     let box: { x: number; y: number; width: number; height: number } | null = null;
     const started = Date.now();
     const videoStart = video?.offsetMs() ?? null;
+    let intercepted: CoverInfo | undefined;
+    // idle baseline (only on a page that animates by itself): a look right before the app runs for the
+    // pointer's travel, so what the app does on its own over that time is known — it costs one screenshot
+    const refArg = d.ref ?? 'null';
+    const base0 = animating ? await capture(null, refArg) : await snapOnly();
     await run();
 
     // the pointer travels to the target while the app runs (hover styles settle before the keyframe)
     try {
       if (d.ref !== undefined) {
-        const r = await evalIn<{ x: number; y: number; width: number; height: number; cx: number; cy: number; covered: boolean; coveredBy: string | null } | null>(page, `window.__cookieProbe.reveal(${d.ref})`, opts.unresponsiveMs, 'reveal');
+        const r = await evalIn<{ x: number; y: number; width: number; height: number; cx: number; cy: number; covered: boolean; coveredBy: string | null; cover: CoverInfo | null } | null>(page, `window.__cookieProbe.reveal(${d.ref})`, opts.unresponsiveMs, 'reveal');
         if (!r) throw new Error('element disappeared before it could be used');
         box = { x: r.x, y: r.y, width: r.width, height: r.height };
         if (d.action.target) d.action.target.box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
         if (r.covered) d.reasoning += ` (covered by ${r.coveredBy}: a real pointer hits that instead)`;
+        if (r.cover) intercepted = r.cover;
         const aim = input.aim(box);
-        await timebox(input.moveTo(aim.x, aim.y), opts.unresponsiveMs, 'pointer move');
+        await movePointer(aim.x, aim.y);
         await sleep(300);
       } else if (d.action.x !== undefined && d.action.y !== undefined && d.action.kind !== 'drag') {
-        await timebox(input.moveTo(d.action.x, d.action.y), opts.unresponsiveMs, 'pointer move');
+        await movePointer(d.action.x, d.action.y);
       }
     } catch (e) {
       outcome = 'failed';
       error = errorMessage(e);
     }
 
-    let before: Capture = { png: null, img: null, snap: null };
+    let before: Capture = { png: null, img: null, snap: null, text: null, at: 0 };
     let frames0: FrameSnap | null = null;
     let framesT0 = 0;
+    let readingsBefore: Readings | null = null;
+    let targetActive = false;
+    let actStart = 0;
     if (outcome === 'ok') {
       await pause().catch(() => {});
-      before = await capture(name('before'));
+      before = await capture(name('before'), refArg);
+      if (d.ref !== undefined && d.action.kind === 'click') targetActive = await evalIn<boolean>(page, `window.__cookieProbe.isActive(${d.ref})`, opts.unresponsiveMs, 'active').catch(() => false);
+      if (d.check) readingsBefore = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, [])`, opts.unresponsiveMs, 'readings').catch(() => null);
       await run().catch(() => {});
+      actStart = Date.now();
       frames0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null);
       framesT0 = Date.now();
       const actMs = (d.action.durationMs ?? 0) + opts.unresponsiveMs + (d.action.value?.length ?? 0) * 250;
@@ -286,7 +305,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       navigations: log.navigations.slice(counts.n),
     });
     if (outcome === 'timeout' || !(await isResponsive(page, outcome === 'ok' ? opts.unresponsiveMs : 1500))) {
-      if (!(await isResponsive(page, 500))) {
+      // a busy machine is not a hung app: the last probe gets the full limit
+      if (!(await isResponsive(page, opts.unresponsiveMs))) {
         video?.pause();
         return {
           ...base,
@@ -312,9 +332,15 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         ? { fps: Math.round(((frames1.frames - frames0.frames) * 10000) / (ended - framesT0)) / 10, longFrames: frames1.longFrames - frames0.longFrames, longFrameMs: frames1.longFrameMs - frames0.longFrameMs }
         : undefined;
     await pause().catch(() => {});
-    const videoEnd = video?.offsetMs() ?? null;
-    const after = await capture(name('after'));
+    let videoEnd = video?.offsetMs() ?? null;
+    const after = await capture(name('after'), refArg);
     const ev = during();
+    let check: StepCheck | undefined;
+    if (d.check) {
+      const known = (readingsBefore?.collections ?? []).map((c) => c.id);
+      const readingsAfter = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null);
+      check = { invariant: d.check.invariant, subject: d.check.subject, ...(d.check.params ? { params: d.check.params } : {}), before: readingsBefore, after: readingsAfter };
+    }
     let effect: StepEffect | null = null;
     if (before.img && after.img) {
       const pixelChange = diffRatio(before.img, after.img);
@@ -325,14 +351,79 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       const outsidePixelChange = masks.length ? diffRatio(before.img, after.img, undefined, masks) : pixelChange;
       const domMutations = before.snap && after.snap ? after.snap.mutations - before.snap.mutations : 0;
       const scrolled = !!before.snap && !!after.snap && (before.snap.scrollY !== after.snap.scrollY || before.snap.scrollX !== after.snap.scrollX);
+      // ── the counterfactual: what the action changed beyond what the app did on its own just before ──
+      const actionGrid = changedRegions(before.img, after.img, masks);
+      const idleMs = base0.img ? Math.max(1, before.at - base0.at) : 0;
+      const idleGrid: RegionGrid | null = base0.img ? changedRegions(base0.img, before.img, masks) : null;
+      const idleMutations = base0.snap && before.snap ? before.snap.mutations - base0.snap.mutations : 0;
+      const external = await evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []);
+      const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
+      const empty = clearLike ? await evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null;
+      const actionMs = Math.max(1, after.at - actStart);
+      const verdict = decideEffect({
+        action: actionGrid,
+        idle: idleGrid,
+        idleMs,
+        actionMs,
+        mutations: domMutations,
+        idleMutations,
+        staticIdleMutations: (opts.idleMutationsPerSec * (ended - started)) / 1000,
+        outsidePixelChange,
+        noise,
+        textChanged: before.text && after.text ? changedLines(before.text, after.text) : [],
+        idleTextChanged: base0.text && before.text ? changedLines(base0.text, before.text) : [],
+        scrolled,
+        dialogs: ev.dialogs.length,
+        navigations: ev.navigations.length,
+        urlChanged: !!before.snap && !!after.snap && before.snap.url !== after.snap.url,
+        external,
+        targetName: d.action.target?.name ?? null,
+        targetInItem: !!(d.ref !== undefined && observed.find((e) => e.ref === d.ref)?.item),
+        empty,
+        targetActive,
+      });
+      let motion: StepEffect['motion'];
+      let kind = verdict.kind;
+      let why = verdict.why;
+      // nothing else showed on a page that moves by itself: did the action start or stop that motion?
+      if (kind !== 'changed' && idleGrid && countRegions(idleGrid) >= 2 && after.img) {
+        await run().catch(() => {});
+        await sleep(Math.min(600, Math.max(250, idleMs)));
+        await pause().catch(() => {});
+        videoEnd = video?.offsetMs() ?? null;
+        const later = await capture(null, refArg);
+        if (later.img) {
+          const perSec = (g: RegionGrid, ms: number) => Math.round((countRegions(g) * 10000) / Math.max(1, ms)) / 10;
+          motion = { before: perSec(idleGrid, idleMs), after: perSec(changedRegions(after.img, later.img, masks), later.at - after.at) };
+          const m = motionChange(motion.before, motion.after);
+          if (m) {
+            kind = 'changed';
+            why = `motion ${m}`;
+          }
+        }
+      }
+      // what this step showed about the page's own motion decides the next step's baseline
+      if (idleGrid) animating = countRegions(idleGrid) > 0 || idleMutations > 0;
+      else if (base0.snap && before.snap) animating = (before.snap.draws ?? 0) > (base0.snap.draws ?? 0) || (before.snap.animations ?? 0) > 0 || before.snap.mutations > base0.snap.mutations;
       effect = {
         pixelChange: round(pixelChange),
         targetPixelChange: targetPixelChange === null ? null : round(targetPixelChange),
         domMutations,
         scrolled,
         outsidePixelChange: round(outsidePixelChange),
-        screenChanged: outsidePixelChange > noise * 1.5 + 0.0003 || domMutations > (opts.idleMutationsPerSec * (ended - started) * 1.5) / 1000 || scrolled || ev.dialogs.length > 0 || ev.navigations.length > 0 || before.snap?.url !== after.snap?.url,
+        screenChanged: kind === 'changed',
+        kind,
+        why,
+        baseline: idleGrid ? { ms: idleMs, regions: countRegions(idleGrid), mutations: idleMutations, textLines: base0.text && before.text ? changedLines(base0.text, before.text).length : 0 } : null,
+        regions: { changed: verdict.changed, novel: verdict.novel, total: actionGrid.cells.length },
+        textChanged: verdict.textChanged,
+        ...(motion ? { motion } : {}),
+        ...(external.length ? { external } : {}),
       };
+    }
+    if (d.measure && outcome === 'ok' && !page.isClosed()) {
+      const measured = await measureAfter(d.measure, name(d.measure)).catch((e) => ({ error: errorMessage(e) }));
+      check = check ? { ...check, measured } : { invariant: measureInvariant[d.measure], subject: d.action.target?.name ?? d.measure, measured };
     }
     return {
       ...base,
@@ -346,17 +437,91 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       ...ev,
       outcome,
       ...(error ? { error } : {}),
+      ...(intercepted ? { intercepted } : {}),
+      ...(check ? { check } : {}),
     };
+
   }
 
-  async function capture(file: string): Promise<Capture> {
+  /**
+   * The human-like pointer travel; on a busy machine its many small moves can outlast the limit, and then
+   * the pointer jumps to the point in one move (the click still lands where a person would click).
+   */
+  async function movePointer(x: number, y: number): Promise<void> {
+    try {
+      await timebox(input.moveTo(x, y), opts.unresponsiveMs, 'pointer move');
+    } catch {
+      await timebox(page.mouse.move(x, y), opts.unresponsiveMs * 2, 'pointer move');
+    }
+  }
+
+  /** A keyframe: screenshot (written to `file` unless null), probe snapshot and text state, and when. */
+  async function capture(file: string | null, ref: number | string): Promise<Capture> {
+    const at = Date.now();
     try {
       const png = await timebox(page.screenshot({ timeout: opts.unresponsiveMs, caret: 'initial' }), opts.unresponsiveMs + 1000, 'screenshot');
-      fs.writeFileSync(path.join(opts.evidenceDir, file), png);
+      if (file) fs.writeFileSync(path.join(opts.evidenceDir, file), png);
       const snap = await evalIn<Capture['snap']>(page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', opts.unresponsiveMs, 'snapshot').catch(() => null);
-      return { png, img: decodePng(png), snap };
-    } catch {
-      return { png: null, img: null, snap: null };
+      const text = await evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null);
+      return { png, img: decodePng(png), snap, text, at };
+    } catch (e) {
+      if (process.env.COOKIE_DEBUG) process.stderr.write(`keyframe ${file ?? '(baseline)'} failed: ${errorMessage(e)}\n`);
+      return { png: null, img: null, snap: null, text: null, at };
+    }
+  }
+
+  /** The probe's counters only (no screenshot): enough to learn whether a still page began to animate. */
+  async function snapOnly(): Promise<Capture> {
+    const snap = await evalIn<Capture['snap']>(page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', opts.unresponsiveMs, 'snapshot').catch(() => null);
+    return { png: null, img: null, snap, text: null, at: Date.now() };
+  }
+
+  /**
+   * A careful tester's second look after an action (issue 11 point 3), the app running meanwhile:
+   * `layout-375` — the layout at a 375-px phone width (overflow, clipped/overlapping text) after a language or
+   * theme switch; `resize` — canvas ink before and after the window is resized and restored; `dpr2` — the
+   * canvases' backing stores on a 375-px phone viewport at device pixel ratio 2. The viewport is restored.
+   */
+  async function measureAfter(kind: NonNullable<Decision['measure']>, file: string): Promise<Record<string, unknown>> {
+    const vp = page.viewportSize() ?? { width: 1280, height: 800 };
+    await run();
+    try {
+      if (kind === 'layout-375') {
+        await page.setViewportSize({ width: 375, height: 812 });
+        await sleep(400);
+        const o = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[] }>(page, 'window.__cookieProbe.overflow()', opts.unresponsiveMs, 'overflow');
+        const problems = await evalIn<{ kind: string; selector: string; text: string }[]>(page, 'window.__cookieProbe.textProblems()', opts.unresponsiveMs, 'text problems');
+        const png = await page.screenshot({ timeout: opts.unresponsiveMs });
+        fs.writeFileSync(path.join(opts.evidenceDir, file), png);
+        return { viewport: 375, overflowPx: o.overflowPx, offenders: o.offenders, clipped: problems.filter((p) => p.kind === 'clipped').slice(0, 10), overlapping: problems.filter((p) => p.kind === 'overlap').length, screenshot: file };
+      }
+      if (kind === 'resize') {
+        const inkBefore = await evalIn<{ ink: number } | null>(page, 'window.__cookieProbe.canvasInk()', opts.unresponsiveMs, 'ink');
+        await page.setViewportSize({ width: Math.max(400, vp.width - 320), height: Math.max(300, vp.height - 120) });
+        await sleep(350);
+        await page.setViewportSize(vp);
+        await sleep(400);
+        const inkAfter = await evalIn<{ ink: number } | null>(page, 'window.__cookieProbe.canvasInk()', opts.unresponsiveMs, 'ink');
+        const png = await page.screenshot({ timeout: opts.unresponsiveMs });
+        fs.writeFileSync(path.join(opts.evidenceDir, file), png);
+        return { inkBefore: inkBefore?.ink ?? null, inkAfter: inkAfter?.ink ?? null, resizedTo: { width: Math.max(400, vp.width - 320), height: Math.max(300, vp.height - 120) }, screenshot: file };
+      }
+      const cdp = await page.context().newCDPSession(page);
+      try {
+        await cdp.send('Emulation.setDeviceMetricsOverride', { width: 375, height: 812, deviceScaleFactor: 2, mobile: true });
+        await sleep(500);
+        const canvases = await evalIn<unknown[]>(page, 'window.__cookieProbe.canvasBacking()', opts.unresponsiveMs, 'canvas backing');
+        const png = await page.screenshot({ timeout: opts.unresponsiveMs });
+        fs.writeFileSync(path.join(opts.evidenceDir, file), png);
+        return { viewport: 375, dpr: 2, canvases, screenshot: file };
+      } finally {
+        await cdp.send('Emulation.clearDeviceMetricsOverride').catch(() => {});
+        await cdp.detach().catch(() => {});
+      }
+    } finally {
+      await page.setViewportSize(vp).catch(() => {});
+      await sleep(300);
+      await pause().catch(() => {});
     }
   }
 
@@ -387,6 +552,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
 async function reload(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: 'load', timeout: 10_000 });
 }
+
+const measureInvariant: Record<NonNullable<Decision['measure']>, StepCheck['invariant']> = { 'layout-375': 'layout-after-toggle', resize: 'resize-keeps', dpr2: 'dpr-sharp' };
 
 function round(x: number): number {
   return Math.round(x * 10000) / 10000;

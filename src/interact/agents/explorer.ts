@@ -1,6 +1,12 @@
 import type { AgentReport, DomInventory, TraceStep } from '../../types.js';
 import type { Agent, Decision, Observation, ObservedElement } from '../agent.js';
 import { valueFor } from '../values.js';
+import { CalculatorHeuristic } from './heuristics/calculator.js';
+import { PasteHeuristic } from './heuristics/fields.js';
+import { ListFlowHeuristic } from './heuristics/list-flow.js';
+import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from './heuristics/second-look.js';
+import { SearchFilterHeuristic, SortHeuristic } from './heuristics/sort-filter.js';
+import type { Heuristic } from './heuristics/types.js';
 
 /** Most elements tried per group of repeated elements (the reference verifier samples 3–5). */
 export const SAMPLE_PER_GROUP = 4;
@@ -91,6 +97,12 @@ export class OfflineExplorer implements Agent {
   private lastEffective: string | null = null;
   /** The control whose second try the current setup step prepares. */
   private setupFor: string | null = null;
+  /** A click that showed nothing the first time: tried again at once (first-click failure, issue 11). */
+  private retryNow: string | null = null;
+  /** Careful-tester sequences, in the order they are offered the next step (issue 11 point 3, issue 18). */
+  readonly heuristics: Heuristic[];
+  /** The DPR-2 look: first on ordinary pages, after the first round of play on game-like ones. */
+  private readonly dpr: DprHeuristic;
 
   constructor(
     private readonly origin: string,
@@ -98,6 +110,17 @@ export class OfflineExplorer implements Agent {
     private readonly holdMs: number,
   ) {
     this.gameLike = isGameLike(inventory);
+    this.dpr = new DprHeuristic(inventory);
+    this.heuristics = [
+      ...(this.gameLike ? [] : [this.dpr]),
+      new CalculatorHeuristic(),
+      new ListFlowHeuristic(),
+      new SortHeuristic(),
+      new SearchFilterHeuristic(),
+      new PasteHeuristic(),
+      new DrawResizeHeuristic(),
+      new ToggleLayoutHeuristic(),
+    ];
   }
 
   async next(obs: Observation): Promise<Decision> {
@@ -116,6 +139,10 @@ export class OfflineExplorer implements Agent {
     else this.noEffect.delete(key);
     if (d.action.kind === 'click' && d.action.target && step.effect?.screenChanged) this.lastEffective = d.action.target.signature;
     if (d.action.kind === 'fill') this.lastFilled = this.pendingFill;
+    this.pendingFill = null;
+    // nothing at all on the first click of a control: click it again right away; an effect then is a
+    // first-click failure (the accordion that needs two clicks), nothing again leaves the later retry as is
+    if (d.action.kind === 'click' && d.action.target && step.outcome === 'ok' && step.effect?.kind === 'none' && n === 1 && d.check?.invariant !== 'first-click' && !d.key?.startsWith('retry|')) this.retryNow = d.action.target.signature;
   }
 
   /** The field of the latest fill decision (its element as observed). */
@@ -150,6 +177,13 @@ export class OfflineExplorer implements Agent {
         return this.keyDecision(g, 'Second round after the restart:');
       }
     }
+    // 1b. a control that showed nothing on its first click: once more, right away
+    if (this.retryNow) {
+      const sig = this.retryNow;
+      this.retryNow = null;
+      const e = usable.find((x) => x.signature === sig);
+      if (e) return { ...click(e, `Careful tester (first click): "${e.name || e.tag}" showed nothing; click it again right away — does it need two clicks?`), key: `retry|${e.signature}`, check: { invariant: 'first-click', subject: e.name || e.tag } };
+    }
     // 2. submit right after filling a field (a person fills, then submits)
     if (this.lastFilled) {
       const f = this.lastFilled;
@@ -164,6 +198,14 @@ export class OfflineExplorer implements Agent {
         if (near) return click(near.e, `Submit what was just entered ("${f.name}") with the nearest button "${near.e.name}".`);
         const k = `press|Enter|${f.signature}`;
         if (this.fresh(k) && f.tag !== 'textarea' && f.role === 'textbox') return { action: { kind: 'press', key: 'Enter', target: target(f) }, reasoning: `No button near "${f.name}": press Enter to submit it.`, ref: f.ref, key: k };
+      }
+    }
+    // 2b. careful-tester sequences (calculation, add/complete/delete, sort, search, paste, draw+resize…)
+    for (const h of this.heuristics) {
+      const d = h.next(obs, { origin: this.origin, done: (k) => this.attempts.has(k) });
+      if (d) {
+        this.pendingFill = null;
+        return d;
       }
     }
     // 3. fields, in document order
@@ -185,6 +227,10 @@ export class OfflineExplorer implements Agent {
         return { action: { kind: 'click', x: Math.round(obs.viewport.width / 2), y: Math.round(obs.viewport.height / 2) }, reasoning: 'Focus the game surface before sending keys (games ignore keys until focused).', key: 'focus-canvas' };
       }
       return this.keyDecision(GAME_KEYS[this.gameKeyIndex++]!, 'Play:');
+    }
+    if (this.gameLike) {
+      const d = this.dpr.next(obs);
+      if (d) return d;
     }
     // 5. buttons, tabs, clickables and in-app links: breadth first over groups
     const clickables = usable.filter((e) => !isField(e));

@@ -6,7 +6,7 @@ import type { Ablation, ModelConfig, PriceTable } from '../../config/schema.js';
 import { loadPrompt, renderPrompt } from '../../prompts.js';
 import type { ChatPart } from '../../providers/chat.js';
 import { ModelClient, providerFor } from '../../providers/client.js';
-import type { Defect, Evidence, Judgement, JudgeStage, Scores8, Severity, TraceStep, Usage } from '../../types.js';
+import type { Defect, Evidence, Judgement, JudgeStage, Readings, Scores8, Severity, TraceStep, Usage } from '../../types.js';
 import { judgeOffline } from '../offline/judge.js';
 import { to100 } from '../rubric.js';
 import { askJson } from './json-reply.js';
@@ -69,6 +69,18 @@ export function sampleKeyframes(ev: Evidence, dir: string, n: number): { label: 
   return out;
 }
 
+/** A step's invariant readings as compact text: which check, on what, the values before and after. */
+function checkText(c: NonNullable<TraceStep['check']>): string {
+  const list = (r: Readings | null | undefined) => {
+    const col = r?.collections.find((x) => x.id === c.before?.item?.c) ?? r?.collections[0];
+    return col ? `[${col.items.slice(0, 8).map((i) => `"${i.text.slice(0, 40)}"${i.done ? ' (done)' : ''}`).join(', ')}${col.items.length > 8 ? ', …' : ''}]` : '[]';
+  };
+  const nums = (r: Readings | null | undefined) => (r?.numbers ?? []).slice(0, 5).map((n) => `${n.text}`).join(', ');
+  const params = c.params ? ` ${JSON.stringify(c.params)}` : '';
+  if (c.measured) return `check ${c.invariant} on "${c.subject}"${params}: measured ${JSON.stringify(c.measured).slice(0, 300)}`;
+  return `check ${c.invariant} on "${c.subject}"${params}: list before ${list(c.before)} after ${list(c.after)}; numbers before [${nums(c.before)}] after [${nums(c.after)}]${c.after?.field ? `; field value after "${c.after.field.value}"` : ''}`;
+}
+
 /** The interaction trace as compact text for the judge. */
 function traceText(ev: Evidence): string {
   const t = ev.interaction;
@@ -76,9 +88,9 @@ function traceText(ev: Evidence): string {
   const lines = t.steps.map((s) => {
     const tgt = s.action.target ? ` ${s.action.target.role} "${s.action.target.name}"` : '';
     const what = `${s.action.kind}${tgt}${s.action.key ? ` key=${s.action.key}` : ''}${s.action.value ? ` value="${s.action.value}"` : ''}${s.action.durationMs ? ` ${s.action.durationMs}ms` : ''}`;
-    const eff = s.effect ? (s.effect.screenChanged ? 'screen changed' : 'no visible change') : 'no effect measured';
+    const eff = s.effect ? (s.effect.screenChanged ? 'screen changed' : s.effect.kind === 'nothing-to-do' ? `nothing to do (${s.effect.why})` : s.effect.kind === 'external' ? `effect left the page (${s.effect.why})` : 'no visible change') : 'no effect measured';
     const errs = [...s.pageErrors, ...s.consoleErrors].map((e) => e.text.slice(0, 160)).join(' | ');
-    return `step ${s.index} [video ${s.video?.startMs ?? '-'}–${s.video?.endMs ?? '-'} ms] ${what} → ${s.outcome}; ${eff}${errs ? `; errors: ${errs}` : ''}${s.dialogs.length ? `; dialogs: ${s.dialogs.map((d) => `${d.type} "${d.message.slice(0, 60)}"`).join(', ')}` : ''}; reasoning: ${s.reasoning.slice(0, 160)}`;
+    return `step ${s.index} [video ${s.video?.startMs ?? '-'}–${s.video?.endMs ?? '-'} ms] ${what} → ${s.outcome}; ${eff}${errs ? `; errors: ${errs}` : ''}${s.dialogs.length ? `; dialogs: ${s.dialogs.map((d) => `${d.type} "${d.message.slice(0, 60)}"`).join(', ')}` : ''}; reasoning: ${s.reasoning.slice(0, 160)}${s.intercepted ? `; the click landed on ${s.intercepted.selector}${s.intercepted.dialog ? ' (a dialog)' : ''}` : ''}${s.check ? `; ${checkText(s.check)}` : ''}`;
   });
   const r = t.report;
   return [

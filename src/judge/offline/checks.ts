@@ -465,6 +465,8 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const byTarget = new Map<string, TraceStep[]>();
   for (const s of steps) {
     if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
+    // nothing to act on (clear on an empty canvas) or an effect that left the page (download): not dead
+    if (s.effect.kind === 'nothing-to-do' || s.effect.kind === 'external') continue;
     const k = s.action.target.signature;
     byTarget.set(k, [...(byTarget.get(k) ?? []), s]);
   }
@@ -490,6 +492,8 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   // (METHOD.md §9): one critical −4 in place of the per-control deductions; a page where any control
   // works is not in this case
   const clicks = [...byTarget.keys()];
+  // keys that changed the app are working controls too (issue 11: a snake steered by arrows works)
+  if (steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && s.outcome === 'ok' && s.effect?.kind === 'changed')) working++;
   const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
   if (clicks.length > 0 && working === 0 && failedControls > 0 && !libMissing) {
     for (const d of [...d13, ...d3]) if (d.cap === 'dead-controls' || d.cap === 'interaction-errors') d.points = 0;

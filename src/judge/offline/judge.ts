@@ -1,6 +1,7 @@
 import type { Defect, Evidence, Judgement, RubricVerdict, Scores8, TraceStep } from '../../types.js';
 import { RUBRIC, to100 } from '../rubric.js';
 import { aestheticsBaseline } from './baseline.js';
+import { invariantChecks } from './invariants.js';
 import {
   brokenByError,
   CAPS,
@@ -139,7 +140,7 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
   const staticErrorKeys = new Set(
     [...ev.pageErrors, ...ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f)).map((e) => errorKey(e.text)),
   );
-  const dynamicChecks = interactionChecks(f, staticErrorKeys, minTries);
+  const dynamicChecks = [...interactionChecks(f, staticErrorKeys, minTries), ...(f.rendered && ev.interaction ? [invariantChecks(ev)] : [])];
 
   const base = ev.static ? aestheticsBaseline(ev.static) : { tier: 0, bonus: 0, signals: 'no static perception', bonuses: [] };
   const defects = applyCaps([...staticChecks, ...dynamicChecks].flatMap((c) => c.defects));

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation, ObservedElement } from '../../src/interact/agent.js';
+import { OfflineExplorer } from '../../src/interact/agents/explorer.js';
+import { CalculatorHeuristic } from '../../src/interact/agents/heuristics/calculator.js';
+import { MIXED_VALUE, PasteHeuristic } from '../../src/interact/agents/heuristics/fields.js';
+import { ADD_VALUE, ListFlowHeuristic, pickDelete } from '../../src/interact/agents/heuristics/list-flow.js';
+import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from '../../src/interact/agents/heuristics/second-look.js';
+import { queryFrom, SearchFilterHeuristic, SortHeuristic } from '../../src/interact/agents/heuristics/sort-filter.js';
+import type { Heuristic } from '../../src/interact/agents/heuristics/types.js';
+import type { TraceStep } from '../../src/types.js';
+import { inventory } from '../fixtures/evidence.js';
+
+let refN = 0;
+const el = (name: string, over: Partial<ObservedElement> = {}): ObservedElement => {
+  const ref = refN++;
+  return { ref, name, tag: 'button', role: 'button', signature: `button|b|div|${name}|${ref}`, group: 'button|b|div', box: { x: 10 + (ref % 10) * 60, y: 10 + Math.floor(ref / 10) * 40, width: 50, height: 30 }, inViewport: true, disabled: false, ...over };
+};
+const obs = (elements: ObservedElement[], step = 0): Observation => ({ step, budget: 25, url: 'http://127.0.0.1:1/', elements, screenshot: null, viewport: { width: 1280, height: 800 }, previous: null });
+const host = { origin: 'http://127.0.0.1:1', done: () => false };
+const all = (h: Heuristic, elements: ObservedElement[]) => {
+  const out = [];
+  for (let i = 0; i < 12; i++) {
+    const d = h.next(obs(elements, i), host);
+    if (!d) break;
+    out.push(d);
+  }
+  return out;
+};
+const item = (c: string, i: number, text: string) => ({ c, i, text });
+
+describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
+  it('calculator: presses 7 + 8 = on a keypad and checks the result on "="', () => {
+    const keys = ['C', '7', '8', '9', '×', '4', '5', '6', '−', '1', '2', '3', '+', '0', '.', '='].map((k) => el(k));
+    const ds = all(new CalculatorHeuristic(), keys);
+    expect(ds.map((d) => d.action.target!.name)).toEqual(['7', '+', '8', '=']);
+    expect(ds[3]!.check).toMatchObject({ invariant: 'calc', params: { expected: 15 } });
+    expect(all(new CalculatorHeuristic(), [el('Play'), el('Pause')])).toEqual([]);
+  });
+
+  it('list flow: types a value next to Add, adds it, completes an item, deletes the middle item through its own control', () => {
+    const field = el('New task', { tag: 'input', role: 'textbox', type: 'text', form: 0 });
+    const add = el('Add', { form: 0 });
+    const rows = ['Review PRs', 'Call plumber', 'Book tickets'].flatMap((t, i) => [
+      el(`Complete ${t}`, { tag: 'input', role: 'checkbox', type: 'checkbox', item: item('ul#list', i, `${t} Delete`) }),
+      el('Delete', { item: item('ul#list', i, `${t} Delete`) }),
+    ]);
+    const ds = all(new ListFlowHeuristic(), [field, add, ...rows]);
+    expect(ds.map((d) => d.action.kind)).toEqual(['fill', 'click', 'check', 'click']);
+    expect(ds[0]!.action.value).toBe(ADD_VALUE);
+    expect(ds[1]!.check).toMatchObject({ invariant: 'add', params: { value: ADD_VALUE } });
+    expect(ds[3]!.check).toMatchObject({ invariant: 'identity', params: { index: 1 } });
+    expect(pickDelete([el('Delete', { item: item('u', 0, 'a') })])).toBeNull(); // one item: identity cannot be told
+    // no <form>: a 460-px wide field and the button right of it are still a pair
+    const wide = el('メモ', { tag: 'input', role: 'textbox', type: 'text', box: { x: 20, y: 100, width: 460, height: 40 } });
+    const ds2 = all(new ListFlowHeuristic(), [wide, el('追加', { box: { x: 490, y: 100, width: 70, height: 40 } })]);
+    expect(ds2.map((d) => d.action.kind)).toEqual(['fill', 'click']);
+  });
+
+  it('sort: presses sort buttons (8 languages) and sort options of a select, at most 3', () => {
+    const ds = all(new SortHeuristic(), [el('Price: Low to High'), el('Nombre (Z-A)'), el('並べ替え'), el('Preis aufsteigend'), el('Buy')]);
+    expect(ds).toHaveLength(3);
+    expect(ds.every((d) => d.check?.invariant === 'ordering')).toBe(true);
+    const sel = el('Sort by', { tag: 'select', role: 'combobox', options: ['Featured', 'Price: low to high', 'Price: high to low'] });
+    const s = all(new SortHeuristic(), [sel]);
+    expect(s.map((d) => d.check!.params!.label)).toEqual(['Price: low to high', 'Price: high to low']);
+  });
+
+  it('search/filter: searches for a word of a listed item; presses Completed and Active tabs', () => {
+    expect(queryFrom(['The Left Hand of Darkness', 'Invisible Cities', 'Beloved'])).toBe('Invisible');
+    const books = ['The Left Hand of Darkness', 'Invisible Cities', 'Beloved'].map((t, i) => el(t, { role: 'clickable', tag: 'article', item: item('section', i, t) }));
+    const ds = all(new SearchFilterHeuristic(), [el('Search books', { tag: 'input', role: 'textbox', type: 'search' }), ...books, el('All'), el('Active'), el('Completed')]);
+    expect(ds[0]).toMatchObject({ action: { kind: 'fill', value: 'Invisible' }, check: { invariant: 'filter' } });
+    expect(ds.slice(1).map((d) => d.check!.params!.want)).toEqual(['done', 'open']);
+  });
+
+  it('paste: types, then pastes the same invalid value into a digits-only field', () => {
+    const ds = all(new PasteHeuristic(), [el('Name on card', { tag: 'input', role: 'textbox' }), el('Card number', { tag: 'input', role: 'textbox', numericOnly: true })]);
+    expect(ds.map((d) => [d.action.target!.name, d.action.value, !!d.paste, d.check!.params!.mode])).toEqual([
+      ['Card number', MIXED_VALUE, false, 'typed'],
+      ['Card number', MIXED_VALUE, true, 'pasted'],
+    ]);
+  });
+
+  it('second looks: a language/theme toggle re-checked at 375 px, a drawing canvas resized, canvases at DPR 2', () => {
+    const t = all(new ToggleLayoutHeuristic(), [el('EN'), el('DE'), el('🌙'), el('Buy')]);
+    expect(t.map((d) => [d.action.target!.name, d.measure])).toEqual([['EN', 'layout-375'], ['DE', 'layout-375']]);
+    const pad = el('', { tag: 'canvas', role: 'clickable', handlers: ['pointerdown', 'pointermove'], box: { x: 0, y: 52, width: 1280, height: 748 } });
+    const dr = all(new DrawResizeHeuristic(), [pad]);
+    expect(dr).toHaveLength(1);
+    expect(dr[0]).toMatchObject({ action: { kind: 'drag' }, measure: 'resize' });
+    expect(all(new DrawResizeHeuristic(), [{ ...pad, handlers: [] }])).toEqual([]); // a chart canvas without pointer input
+    expect(all(new DprHeuristic(inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] })), [])).toHaveLength(1);
+    expect(all(new DprHeuristic(inventory({ canvases: [] })), [])).toEqual([]);
+  });
+
+  it('the explorer clicks a silent control again at once (first-click check), and runs the sequences before breadth-first clicks', async () => {
+    const acc = el('How do I reset my password?');
+    const ex = new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600);
+    const d1 = await ex.next(obs([acc]));
+    const silent: TraceStep = { index: 0, action: d1.action, reasoning: '', startedAt: '', durationMs: 1, screenshotBefore: null, screenshotAfter: null, effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' }, consoleErrors: [], pageErrors: [], dialogs: [], navigations: [], outcome: 'ok' };
+    ex.observeResult(silent, d1);
+    const d2 = await ex.next(obs([acc], 1));
+    expect(d2.action.target!.name).toBe(acc.name);
+    expect(d2.check).toMatchObject({ invariant: 'first-click' });
+    const ex2 = new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600);
+    const first = await ex2.next(obs([el('About'), ...['7', '8', '+', '='].map((k) => el(k))]));
+    expect(first.action.target!.name).toBe('7');
+  });
+});

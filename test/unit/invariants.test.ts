@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { judgeOffline } from '../../src/judge/offline/judge.js';
+import { invariantFindings, orderOf, parseNumber, priceOf } from '../../src/judge/offline/invariants.js';
+import type { Readings, StepCheck, TraceStep } from '../../src/types.js';
+import { click, evidence } from '../fixtures/evidence.js';
+
+const R = (items: string[], over: Partial<Readings> = {}, id = 'ul#list'): Readings => ({
+  collections: [{ id, items: items.map((t) => ({ text: t, done: false })) }],
+  numbers: [],
+  field: null,
+  item: null,
+  text: items.join('\n'),
+  ...over,
+});
+const step = (name: string, check: StepCheck, over: Partial<TraceStep> = {}): TraceStep => click(name, true, { check, ...over, effect: { pixelChange: 0.1, targetPixelChange: 0, domMutations: 4, scrolled: false, screenChanged: true, kind: 'changed', ...(over.effect ?? {}) } });
+const run = (...steps: TraceStep[]) => invariantFindings(evidence({}, steps));
+const codes = (...steps: TraceStep[]) => judgeOffline(evidence({}, steps)).defects.map((d) => `${d.code}:${d.severity}`);
+
+const tasks = ['Review pull requests Delete', 'Call the plumber Delete', 'Prepare slides Delete', 'Book tickets Delete'];
+
+describe('invariant: identity (delete removes that item, and only it)', () => {
+  const check = (after: string[]): StepCheck => ({ invariant: 'identity', subject: 'Delete', before: R(tasks, { item: { c: 'ul#list', i: 1, text: tasks[1]! } }), after: R(after) });
+  it('flags a delete that removes the neighbour', () => {
+    const f = run(step('Delete', check([tasks[0]!, tasks[1]!, tasks[3]!])));
+    expect(f[0]).toMatchObject({ invariant: 'identity', status: 'violated' });
+    expect(codes(step('Delete', check([tasks[0]!, tasks[1]!, tasks[3]!])))).toContain('invariant-identity:major');
+  });
+  it('passes the working twin, also when the list renumbers its items', () => {
+    expect(run(step('Delete', check([tasks[0]!, tasks[2]!, tasks[3]!])))[0]!.status).toBe('pass');
+    const numbered = ['1. Milk', '2. Bread', '3. Eggs'];
+    const c: StepCheck = { invariant: 'identity', subject: '×', before: R(numbered, { item: { c: 'ul#list', i: 1, text: '2. Bread' } }), after: R(['1. Milk', '2. Eggs']) };
+    expect(run(step('×', c))[0]!.status).toBe('pass');
+  });
+  it('flags two items vanishing; leaves nothing-vanished and duplicates not assessed', () => {
+    expect(run(step('Delete', check([tasks[0]!, tasks[3]!])))[0]!.status).toBe('violated');
+    expect(run(step('Delete', check(tasks)))[0]!.status).toBe('not-assessed');
+    const dup: StepCheck = { invariant: 'identity', subject: 'Delete', before: R(['A', 'A', 'B'], { item: { c: 'ul#list', i: 1, text: 'A' } }), after: R(['A', 'B']) };
+    expect(run(step('Delete', dup))[0]!.status).toBe('not-assessed');
+  });
+});
+
+describe('invariant: add shows the typed value', () => {
+  const c = (after: string[]): StepCheck => ({ invariant: 'add', subject: 'Add', params: { value: 'Water the ferns' }, before: R(['Milk', 'Bread']), after: R(after) });
+  it('flags a new item without the value, passes the twin, ignores a dead button', () => {
+    expect(run(step('Add', c(['Milk', 'Bread', 'Write a new note'])))[0]!.status).toBe('violated');
+    expect(run(step('Add', c(['Milk', 'Bread', 'Water the ferns'])))[0]!.status).toBe('pass');
+    expect(run(step('Add', c(['Milk', 'Bread'])))[0]!.status).toBe('not-assessed');
+  });
+});
+
+describe('invariant: totals and counters follow the list', () => {
+  const cart = ['Linen throw $89.00 Remove', 'Pour-over set $42.50 Remove', 'Cutting board $35.00 Remove'];
+  const total = (t: string) => [{ id: '#total', text: t, label: `Total ${t}` }];
+  const c = (after: string): StepCheck => ({ invariant: 'identity', subject: 'Remove', before: R(cart, { item: { c: 'ul#list', i: 1, text: cart[1]! }, numbers: total('$166.50') }), after: R([cart[0]!, cart[2]!], { numbers: total(after) }) });
+  it('flags a stale cart total and passes the recomputed one', () => {
+    expect(run(step('Remove', c('$166.50'))).find((f) => f.invariant === 'totals')!.status).toBe('violated');
+    expect(run(step('Remove', c('$124.00'))).find((f) => f.invariant === 'totals')!.status).toBe('pass');
+  });
+  it('flags a stale "items left" counter (Korean 총 N곡 too); ignores numbers that are not counts', () => {
+    const songs = ['밤편지 아이유 삭제', '봄날 방탄소년단 삭제', '좋은 날 아이유 삭제'];
+    const n = (t: string) => [{ id: '#n', text: t, label: `총 ${t}곡 · 드라이브` }];
+    const k: StepCheck = { invariant: 'identity', subject: '삭제', before: R(songs, { item: { c: 'ul#list', i: 1, text: songs[1]! }, numbers: n('3') }), after: R([songs[0]!, songs[2]!], { numbers: n('3') }) };
+    expect(run(step('삭제', k)).find((f) => f.invariant === 'totals')!.status).toBe('violated');
+    const year: StepCheck = { ...k, before: { ...k.before!, numbers: [{ id: '#y', text: '3', label: 'Since 3 BC' }] }, after: { ...k.after!, numbers: [{ id: '#y', text: '3', label: 'Since 3 BC' }] } };
+    expect(run(step('삭제', year)).find((f) => f.invariant === 'totals')).toBeUndefined();
+  });
+});
+
+describe('invariant: ordering after a sort control', () => {
+  const before = ['Keyboard $129', 'Hub $45', 'Headphones $249', 'Lamp $9'];
+  const c = (label: string, after: string[]): StepCheck => ({ invariant: 'ordering', subject: label, params: { label }, before: R(before), after: R(after) });
+  it('compares prices as numbers and enforces a named direction', () => {
+    expect(run(step('Price: Low to High', c('Price: Low to High', ['Keyboard $129', 'Headphones $249', 'Hub $45', 'Lamp $9'])))[0]!.status).toBe('violated');
+    expect(run(step('Price: Low to High', c('Price: Low to High', ['Lamp $9', 'Hub $45', 'Keyboard $129', 'Headphones $249'])))[0]!.status).toBe('pass');
+    expect(run(step('Price: Low to High', c('Price: Low to High', ['Headphones $249', 'Keyboard $129', 'Hub $45', 'Lamp $9'])))[0]!.status).toBe('violated');
+  });
+  it('reads directions in the benchmark languages (Nombre Z-A) and leaves an unmoved list not assessed', () => {
+    const names = ['Lucía Fernández', 'Andrés Molina', 'Sofía Ramírez'];
+    const za: StepCheck = { invariant: 'ordering', subject: 'Nombre (Z-A)', params: { label: 'Nombre (Z-A)' }, before: R(names), after: R(['Andrés Molina', 'Lucía Fernández', 'Sofía Ramírez']) };
+    expect(run(step('Nombre (Z-A)', za))[0]!.status).toBe('violated');
+    expect(run(step('Nombre (Z-A)', { ...za, after: R(['Sofía Ramírez', 'Lucía Fernández', 'Andrés Molina']) }))[0]!.status).toBe('pass');
+    expect(run(step('Sort', { ...za, after: R(names) }))[0]!.status).toBe('not-assessed');
+    // "Z-A" pressed after "A-Z" on a page whose Z-A sorts A-Z: the list does not move, the label still binds
+    const az: StepCheck = { invariant: 'ordering', subject: 'Nombre (A-Z)', params: { label: 'Nombre (A-Z)' }, before: R(names), after: R(['Andrés Molina', 'Lucía Fernández', 'Sofía Ramírez']) };
+    const stuck: StepCheck = { ...za, before: az.after, after: az.after };
+    const s1 = step('Nombre (A-Z)', az);
+    const s2 = step('Nombre (Z-A)', stuck, { index: s1.index + 1 });
+    expect(run(s1, s2).map((f) => f.status)).toEqual(['pass', 'violated']);
+    expect(run(s1, step('Nombre (Z-A)', { ...stuck, after: R(['Sofía Ramírez', 'Lucía Fernández', 'Andrés Molina']) }, { index: s1.index + 1 })).map((f) => f.status)).toEqual(['pass', 'pass']);
+  });
+  it('sorts names behind icons by the name (emoji card icons are not part of it)', () => {
+    const before = ['💡 Desk Lamp $9', '⌨️ Mechanical Keyboard $129', '🎧 Headphones $249'];
+    const after = ['💡 Desk Lamp $9', '🎧 Headphones $249', '⌨️ Mechanical Keyboard $129'];
+    const c: StepCheck = { invariant: 'ordering', subject: 'Name A–Z', params: { label: 'Name A–Z' }, before: R(before), after: R(after) };
+    expect(run(step('Name A–Z', c))[0]!.status).toBe('pass');
+    expect(run(step('Name A–Z', { ...c, after: R(['⌨️ Mechanical Keyboard $129', '💡 Desk Lamp $9', '🎧 Headphones $249']) }))[0]!.status).toBe('violated');
+  });
+  it('helpers: numbers and prices parse as numbers, orders are detected', () => {
+    expect(parseNumber('1,234.50')).toBe(1234.5);
+    expect(parseNumber('1.234,50')).toBe(1234.5);
+    expect(priceOf('Webcam 4K €89')).toBe(89);
+    expect(orderOf([1, 2, 10], (a, b) => Number(a) - Number(b))).toBe('asc');
+  });
+});
+
+describe('invariant: search and filter claims', () => {
+  const books = ['The Left Hand of Darkness Le Guin', 'Invisible Cities Calvino', 'Beloved Morrison'];
+  it('flags a search that hides the items containing the query; tolerates a search that waits for submit', () => {
+    const c = (after: string[]): StepCheck => ({ invariant: 'filter', subject: 'Search', params: { query: 'Invisible' }, before: R(books), after: R(after) });
+    expect(run(step('Search', c([])))[0]!.status).toBe('violated');
+    expect(run(step('Search', c([books[1]!])))[0]!.status).toBe('pass');
+    expect(run(step('Search', c(books)))[0]!.status).toBe('not-assessed');
+  });
+  it('flags a Completed tab listing open items', () => {
+    const mixed: Readings = { ...R([]), collections: [{ id: 'ul', items: [{ text: 'a', done: true }, { text: 'b', done: false }, { text: 'c', done: false }] }] };
+    const after = (done: boolean): Readings => ({ ...R([]), collections: [{ id: 'ul', items: [{ text: 'b', done }, { text: 'c', done }] }] });
+    expect(run(step('Completed', { invariant: 'filter-state', subject: 'Completed', params: { want: 'done' }, before: mixed, after: after(false) }))[0]!.status).toBe('violated');
+    expect(run(step('Active', { invariant: 'filter-state', subject: 'Active', params: { want: 'open' }, before: mixed, after: after(false) }))[0]!.status).toBe('pass');
+  });
+});
+
+describe('careful-tester checks', () => {
+  const num = (t: string) => ({ ...R([]), collections: [], numbers: [{ id: '.value', text: t, label: t }], text: t });
+  it('calculation: 7 + 8 = must show 15', () => {
+    const c = (after: string): StepCheck => ({ invariant: 'calc', subject: '=', params: { expression: '7+8', expected: 15 }, before: num('8'), after: num(after) });
+    expect(run(step('=', c('78')))[0]!.status).toBe('violated');
+    expect(run(step('=', c('8')))[0]!.status).toBe('violated');
+    expect(run(step('=', c('15')))[0]!.status).toBe('pass');
+    expect(codes(step('=', c('8')))).toContain('invariant-calc:major');
+  });
+  it('first click: nothing, then the same click works → first-click-failure', () => {
+    const first = click('How do I reset my password?', false, { effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' } });
+    const second = click('How do I reset my password?', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'How do I reset my password?' }, effect: { pixelChange: 0.1, targetPixelChange: 0, domMutations: 2, scrolled: false, screenChanged: true, kind: 'changed' } });
+    expect(run(first, second)[0]).toMatchObject({ status: 'violated', defect: { code: 'first-click-failure' } });
+    const dead = { ...second, effect: { ...second.effect!, kind: 'none' as const, screenChanged: false } };
+    expect(run(first, dead)).toEqual([]);
+  });
+  it('paste bypass: digits kept when typed, letters kept when pasted', () => {
+    const f = (v: string): Readings => ({ ...R([]), field: { value: v, valid: true } });
+    const typed = step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'typed', value: '4242ab42cd' }, after: f('424242') });
+    const pasted = (v: string) => step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'pasted', value: '4242ab42cd' }, after: f(v) });
+    expect(run(typed, pasted('4242ab42cd')).find((x) => x.invariant === 'paste-bypass')!.status).toBe('violated');
+    expect(run(typed, pasted('424242')).find((x) => x.invariant === 'paste-bypass')!.status).toBe('pass');
+  });
+  it('resize erases the drawing; layout breaks after a language switch; blurry canvas at DPR 2 is minor', () => {
+    const m = (invariant: StepCheck['invariant'], measured: Record<string, unknown>) => step('x', { invariant, subject: 'DE', measured });
+    expect(run(m('resize-keeps', { inkBefore: 0.02, inkAfter: 0 }))[0]!.status).toBe('violated');
+    expect(run(m('resize-keeps', { inkBefore: 0.02, inkAfter: 0.019 }))[0]!.status).toBe('pass');
+    expect(run(m('layout-after-toggle', { overflowPx: 140, offenders: [], clipped: [] }))[0]!.status).toBe('violated');
+    expect(run(m('layout-after-toggle', { overflowPx: 0, offenders: [], clipped: [] }))[0]!.status).toBe('pass');
+    const cv = (width: number) => ({ canvases: [{ width, height: 812, cssWidth: 375, cssHeight: 812, dpr: 2, areaShare: 1 }] });
+    expect(codes(m('dpr-sharp', cv(375)))).toContain('canvas-blurry:minor');
+    expect(run(m('dpr-sharp', cv(750)))[0]!.status).toBe('pass');
+  });
+  it('a click swallowed by a decorative overlay is a defect; one covered by a dialog is not', () => {
+    const cover = { selector: 'div.aurora', tag: 'div', dialog: false, interactive: false, text: '', areaShare: 1 };
+    const none = { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' as const };
+    expect(codes(click('Create account', false, { intercepted: cover, effect: none }))).toContain('click-intercepted:major');
+    expect(run(click('Create account', false, { intercepted: { ...cover, dialog: true }, effect: none }))).toEqual([]);
+  });
+});
