@@ -515,6 +515,12 @@ export type Dimension = 'functionality' | 'aesthetics';
 
 /** A defect: what failed, where it showed, why it is a defect, with evidence (failure attribution). */
 export interface Defect {
+  /**
+   * Stable machine-readable kind of defect (kebab-case, e.g. `dead-control`, `language-mismatch`,
+   * `page-error`): tests and reporters match this, never the title. Model-judge defects carry
+   * `model-<dimension>` unless mapped to a known code.
+   */
+  code: string;
   severity: Severity;
   dimension: Dimension;
   title: string;

@@ -15,7 +15,7 @@ describe('junit reporter', () => {
       schemaVersion: 1, cookieVersion: '0', browserVersion: '0', startedAt: '', finishedAt: '', config: {}, environment: null,
       evaluations: [
         result({ candidate: 'good' }),
-        result({ candidate: 'weak', passed: false, scores: { functionality: 10, aesthetics: 20, total: 15 }, defects: [{ severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: 'nothing', rubricItem: '1', deduction: 8, phase: 'static', evidence: {} }] }),
+        result({ candidate: 'weak', passed: false, scores: { functionality: 10, aesthetics: 20, total: 15 }, defects: [{ code: 'blank-page', severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: 'nothing', rubricItem: '1', deduction: 8, phase: 'static', evidence: {} }] }),
         result({ candidate: 'missing', status: 'error', passed: false, scores: null, error: { stage: 'load', message: 'artifact not found: /x.html' } }),
         result({ candidate: 'no-build', mode: 'react', status: 'build-failed', passed: false, scores: null, build: { step: 'build', cause: 'missing-icon', summary: 'imports a lucide-react icon that does not exist: RocketShip', logTail: '' } }),
         result({ candidate: 'meant-to-fail', mode: 'react', status: 'build-failed', expectStatus: 'build-failed', passed: true, scores: null, build: { step: 'build', cause: 'missing-icon', summary: 'imports a lucide-react icon that does not exist: Foo', logTail: '' } }),
