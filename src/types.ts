@@ -198,6 +198,15 @@ export interface DomInventory {
   /** Alignment and spacing of visible content boxes (interface regularity). */
   layout?: { boxes: number; alignedShare: number; spacingValues: number[] };
   scrollHeight: number;
+  /**
+   * Text in the DOM a user cannot read (transparent, zero opacity, off-screen, clipped to a pixel, smaller
+   * than 6 px, same colour as its background): kept out of `textSample` and the language check, recorded
+   * here (issue 19.5). `reasons` counts text nodes per reason; `injection` is hidden text addressed to an
+   * evaluator (an injection attempt; a model judge is told it is not UI).
+   */
+  hiddenText?: { sample: string; length: number; reasons: Record<string, number>; injection: { text: string; matched: string } | null };
+  /** Built-ins the probe measures with that the page replaced so they answer differently (sabotage; the evaluation is then an error). */
+  tampered?: string[];
 }
 
 /** Measured styling signals (counts over visible elements). */
@@ -263,6 +272,12 @@ export interface LanguageCheck {
   sampleLength: number;
   matches: boolean | null;
   method: string;
+  /** `confident`: decided by enough text; `unsure`: franc could not tell (matches then rests on `<html lang>` or is null). */
+  confidence?: 'confident' | 'unsure';
+  /** Share (0–1) of the visible prose in another language or script than the query's (severity follows it). */
+  affectedShare?: number;
+  /** The page's `<html lang>` attribute, when present (a tie-breaker only). */
+  htmlLang?: string;
 }
 
 /** A request to a public CDN answered from Cookie's offline copy of the library. */
@@ -328,6 +343,12 @@ export interface StaticPerception {
   idleMutationsPerSec: number;
   /** Frames per second the page delivers while idle (a stalled main thread delivers few), and long (> 50 ms) frames. */
   frameTiming?: { fps: number; longFrames: number; longFrameMs: number; windowMs: number };
+  /**
+   * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial
+   * requestAnimationFrame loop before the app loads, same browser, same load on the machine). The judge
+   * blames the app for slowness only beyond it.
+   */
+  machineFrameRate?: { fps: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
 }
@@ -406,6 +427,14 @@ export interface TraceStep {
   navigations: NavigationEvent[];
   outcome: 'ok' | 'failed' | 'timeout' | 'unresponsive';
   error?: string;
+  /** Elements and text characters (non-space) in the body before and after the step: a page that destroys itself shows here. */
+  content?: { before: { elements: number; textChars: number }; after: { elements: number; textChars: number } };
+  /**
+   * Set by the agent when an action without visible effect was expected to have none: `nothing-to-do`
+   * (clear on an empty canvas, delete with nothing selected) or `off-page` (download, print, clipboard,
+   * new tab). Such a step is never evidence of a dead control.
+   */
+  quietExpected?: { kind: 'nothing-to-do' | 'off-page'; reason: string };
 }
 
 /** The audio track of an interaction. */

@@ -44,7 +44,7 @@ export interface InteractOptions {
 interface Capture {
   png: Buffer | null;
   img: Rgba | null;
-  snap: { mutations: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
+  snap: { mutations: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null; content?: { elements: number; textChars: number } } | null;
 }
 type Box = { x: number; y: number; width: number; height: number };
 type FrameSnap = { frames: number; longFrames: number; longFrameMs: number };
@@ -340,6 +340,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       screenshotAfter: after.png ? name('after') : null,
       effect,
       ...(frameTiming ? { frameTiming } : {}),
+      ...(before.snap?.content && after.snap?.content ? { content: { before: before.snap.content, after: after.snap.content } } : {}),
       ...ev,
       outcome,
       ...(error ? { error } : {}),
