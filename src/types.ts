@@ -156,6 +156,8 @@ export interface InteractiveElement {
   group: string;
   /** Inside a <form>: the form's index in document order. */
   form?: number;
+  /** Event types the page listens to on this element itself (click, pointerdown, …; `onclick` for a property handler). */
+  handlers?: string[];
 }
 
 /** An image in the DOM and whether it loaded and fits its slot. */
@@ -598,6 +600,11 @@ export interface Judgement {
   rubric: RubricVerdict[];
   /** How the static scores were adjusted, in words (baseline, bonuses, deductions). */
   reasons: string[];
+  /**
+   * Rubric item 3a (offline judge): the brief's core features read from the query, and for each the
+   * control taken for it and whether it worked (`working` | `failing` | `untested` | `not-found`).
+   */
+  features?: { feature: string; status: 'working' | 'failing' | 'untested' | 'not-found'; control?: string }[];
   /**
    * Set when the evidence cannot be fairly scored because of the environment, not the app (e.g. the page
    * stays blank because a CDN library could not be loaded offline). The result is then status `error`.

@@ -33,8 +33,8 @@ export const MIN_LATIN_LETTERS = 60;
 export const MIN_SCRIPT_LETTERS = 20;
 /** The expected language matches when franc's relative score for it is at least this (the best is 1). */
 export const CLOSE_TO_BEST = 0.8;
-/** A different language is confident when the expected one scores below this relative to the best. */
-export const CONFIDENT_OTHER = 0.7;
+/** A different language is confident when the expected one scores below this relative to the best (a short French text gives English about 0.72). */
+export const CONFIDENT_OTHER = 0.75;
 
 /**
  * The prose of a page's text: words that carry a language. Technical labels do not ("FPS: 60", "AVG",

@@ -2,6 +2,7 @@ import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, Viewport
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
+import { briefFeatures, conceptOfControl, tallyFeatures, type FeatureTally } from './brief.js';
 
 /**
  * The offline judge's rubric checks: each decides one rubric item (METHOD.md §4) from measured evidence
@@ -16,6 +17,8 @@ export type DraftDefect = Omit<Defect, 'deduction'> & { points: number; cap?: st
 export interface CheckResult {
   verdict: RubricVerdict;
   defects: DraftDefect[];
+  /** Rubric item 3a only: the brief's features and the control taken for each. */
+  features?: FeatureTally[];
 }
 
 /** Ceilings of capped deduction groups, 0–8 scale ("all buttons dead → about 3–4, not 1", METHOD.md §9). */
@@ -154,19 +157,29 @@ export function intentAlignment(f: Facts): CheckResult {
   return { verdict: verdict('2', 'not-assessed', method, `page type plausible (${inv.interactive.length} controls, ${inv.canvases.length} canvases); whether the content matches the brief needs a model-backed judge`), defects: [] };
 }
 
-/** Item 2a, language consistency: franc + script share of the visible text vs the query's language. */
+/**
+ * Item 2a, language consistency: the visible text (hidden text left out) against the query's language,
+ * decided only from enough text (see checkLanguage: franc close to the best → match, script share,
+ * `<html lang>` as a tie-breaker); otherwise not assessed with the reason. Only a confident different
+ * language or a wrong script is a defect; its severity follows the share of the UI affected: ≥ 60%
+ * critical (−4 for an English query answered in another language, −2 otherwise; METHOD.md §9), ≥ 30%
+ * major (−1), less minor (−0.5); little text caps it at major.
+ */
 export function languageConsistency(f: Facts): CheckResult {
   // decided here from the stored visible text (re-judging stored evidence picks up a better detector);
   // text drawn on canvases (labels, data) is not UI copy and is left out
   const inv = f.ev.static?.inventory;
-  const lang = inv ? checkLanguage(inv.textSample, f.ev.task.query.language) : f.ev.static?.language;
-  const method = lang?.method ?? 'franc trigram identification + script share';
-  if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? 'too little visible text to tell' : 'no visible text captured'), defects: [] };
-  if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected}`), defects: [] };
-  const points = lang.expected === 'en' ? 4 : 2;
+  const lang = inv ? checkLanguage(inv.textSample, f.ev.task.query.language, inv.htmlLang) : f.ev.static?.language;
+  const method = 'visible text only (hidden text left out): franc trigram identification restricted to web UI languages, close-to-best rule, script share, <html lang> as tie-breaker';
+  if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? lang.method : 'no visible text captured'), defects: [] };
+  if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected} (${lang.method})`), defects: [] };
+  const affected = lang.affectedShare ?? 1;
+  const little = lang.sampleLength < 30;
+  const severity: DraftDefect['severity'] = affected >= 0.6 && !little ? 'critical' : affected >= 0.3 ? 'major' : 'minor';
+  const points = severity === 'critical' ? (lang.expected === 'en' ? 4 : 2) : severity === 'major' ? 1 : 0.5;
   return {
-    verdict: verdict('2a', 'fail', method, `query is in ${lang.expected}, page text reads as ${lang.detected}`),
-    defects: [{ code: 'language-mismatch', severity: 'critical', dimension: 'functionality', title: 'Page language does not match the query', detail: `The query is in "${lang.expected}" but the visible text reads as "${lang.detected}" (${Math.round(lang.expectedScriptShare * 100)}% in the expected script).`, rubricItem: '2a', points, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, excerpt: f.ev.static?.inventory?.textSample.slice(0, 120) } }],
+    verdict: verdict('2a', 'fail', method, `query is in ${lang.expected}, page text reads as ${lang.detected} (${lang.method})`),
+    defects: [{ code: 'language-mismatch', severity, dimension: 'functionality', title: 'Page language does not match the query', detail: `The query is in "${lang.expected}" but the visible text reads as "${lang.detected}" (${Math.round(affected * 100)}% of the visible prose affected; ${Math.round(lang.expectedScriptShare * 100)}% in the expected script; ${lang.method}).`, rubricItem: '2a', points, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, excerpt: inv?.textSample.slice(0, 120) } }],
   };
 }
 
@@ -244,15 +257,17 @@ export function responsive(f: Facts): CheckResult {
     if (v.blank.isBlank && v.width !== f.vpDefault?.width) {
       defects.push({ code: 'blank-at-viewport', severity: 'critical', dimension: 'aesthetics', title: `Nothing shows at ${v.width} px`, detail: `The page renders at ${f.vpDefault?.width} px but is blank at ${v.width} px.`, rubricItem: '6', points: 2, phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
     } else if (v.overflowPx > 8) {
+      // sized by what a user loses: a few pixels of a fixed canvas are a nuisance, a page twice the screen is broken
       const big = v.overflowPx > v.width * 0.15;
+      const small = v.overflowPx <= 24;
       defects.push({
-        severity: big ? 'critical' : 'major',
-        dimension: 'aesthetics',
         code: 'horizontal-overflow',
+        severity: big ? 'critical' : small ? 'minor' : 'major',
+        dimension: 'aesthetics',
         title: `Horizontal overflow at ${v.width} px`,
         detail: `The page is ${v.overflowPx} px wider than a ${v.width}-px screen${v.overflowingElements[0] ? `; ${v.overflowingElements[0].selector} ends at ${v.overflowingElements[0].right} px` : ''}.`,
         rubricItem: '6',
-        points: big ? 2 : 1,
+        points: big ? 2 : small ? 0.5 : 1,
         cap: 'responsive',
         phase: 'static',
         evidence: { screenshot: v.screenshot, viewport: v.width },
@@ -277,6 +292,14 @@ export function layout(f: Facts): CheckResult {
   const share = f.vpDefault.contentShare;
   if (share < 0.03 && f.cdnScriptsMissing.length) {
     return { verdict: verdict('7', 'exempt', method, `mostly empty, but library script(s) could not be loaded offline (${f.cdnScriptsMissing[0]})`), defects: [] };
+  }
+  // a small centred card (a calculator, a login box) is a design choice, not wasted space: minor at most
+  const centred = !!f.vpDefault.colour && Math.abs(f.vpDefault.colour.centroidX - 0.5) < 0.15 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 0;
+  if (share < 0.03 && centred) {
+    return {
+      verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content, centred`),
+      defects: [{ code: 'sparse-screen', severity: 'minor', dimension: 'aesthetics', title: 'Sparse first screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background; the content sits in a small centred block.`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
+    };
   }
   if (share < 0.03) {
     return {
@@ -394,13 +417,19 @@ export function smoothness(f: Facts): CheckResult {
   const samples = [st.frameTiming?.fps, ...f.steps.map((s) => s.frameTiming?.fps)].filter((x): x is number => typeof x === 'number' && x >= 0);
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
+  // the machine's own capacity in the same run: an empty page's frame rate measured before the app loaded
+  const machine = st.machineFrameRate?.fps;
+  const machineLimited = machine !== undefined && median !== null && (machine < 20 || median >= machine * 0.5);
+  if (animates && median !== null && median < 10 && machineLimited) {
+    return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but the machine itself delivered only ${machine} fps on an empty page in the same run: the machine was the limit, not the app`), defects: [] };
+  }
   if (animates && median !== null && median < 10) {
     const critical = median < 3;
     defects.push({ code: 'animation-stutter', severity: critical ? 'critical' : 'major', dimension: 'aesthetics', title: `Animation stutters (${median} fps)`, detail: `The page delivers a median of ${median} frames per second over ${samples.length} measurements (long frames: ${st.frameTiming?.longFrames ?? 0} in the idle second).`, rubricItem: '11', points: critical ? 2 : 1, phase: 'static', evidence: {} });
   }
   if (st.loadMs > 10_000) defects.push({ code: 'slow-load', severity: 'minor', dimension: 'aesthetics', title: 'Slow to load', detail: `The page took ${(st.loadMs / 1000).toFixed(1)} s to load.`, rubricItem: '11', points: 0.5, phase: 'static', evidence: {} });
   if (!animates && !defects.length) return { verdict: verdict('11', 'not-assessed', method, `the page does not animate by itself; loaded in ${st.loadMs} ms`), defects: [] };
-  return { verdict: verdict('11', defects.length ? 'fail' : 'pass', method, `median ${median ?? '–'} fps over ${samples.length} measurements; loaded in ${st.loadMs} ms`), defects };
+  return { verdict: verdict('11', defects.length ? 'fail' : 'pass', method, `median ${median ?? '–'} fps over ${samples.length} measurements${machine !== undefined ? ` (machine capacity ${machine} fps)` : ''}; loaded in ${st.loadMs} ms`), defects };
 }
 
 /** Item 10, design refinement: decided by the styling-signal baseline (see baseline.ts); verdict only. */
@@ -447,6 +476,14 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     d3.push({ code: 'page-freeze', severity: 'critical', dimension: 'functionality', title: 'Page freezes', detail: `After ${label(hang)} the main thread stopped answering; the app is unusable from then on.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: hang.index, screenshot: hang.screenshotBefore ?? undefined } });
   }
 
+  // the brief's core actions (issue 11 point 2): a control that serves one is core, the rest secondary
+  const features = briefFeatures(f.ev.task.query.prompt);
+  const core = new Set(features.map((x) => x.id));
+  const isCore = (name: string) => {
+    const c = conceptOfControl(name);
+    return !!c && core.has(c);
+  };
+
   // errors thrown during steps (no double penalty: an error already counted at load is not counted again)
   const thrownBy = new Map<string, TraceStep>();
   for (const s of steps) {
@@ -455,15 +492,40 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       const k = errorKey(e.text);
       if (staticErrorKeys.has(k) || thrownBy.has(k)) continue;
       thrownBy.set(k, s);
-      d3.push({ code: 'interaction-error', severity: 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}`, rubricItem: '3', points: 1, cap: 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
+      const c = !!s.action.target && isCore(s.action.target.name);
+      d3.push({ code: c ? 'core-feature-error' : 'interaction-error', severity: c ? 'critical' : 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : ''}`, rubricItem: '3', points: c ? 3 : 1, cap: c ? undefined : 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
     }
   }
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
 
+  // a page that destroys itself on a step (body emptied, nearly all elements gone): the step did it
+  const destroyed = steps.find((s) => s.content && s.content.before.elements >= 3 && s.content.after.elements <= Math.max(1, s.content.before.elements * 0.1) && s.content.after.textChars < Math.max(5, s.content.before.textChars * 0.1));
+  if (destroyed) {
+    d3.push({ code: 'page-self-destructs', severity: 'critical', dimension: 'functionality', title: `Page destroys itself on ${label(destroyed)}`, detail: `Step ${destroyed.index} (${label(destroyed)}) left ${destroyed.content!.after.elements} of ${destroyed.content!.before.elements} elements and ${destroyed.content!.after.textChars} of ${destroyed.content!.before.textChars} characters of text: the app is gone.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: destroyed.index, screenshot: destroyed.screenshotAfter ?? undefined } });
+  }
+
   // dead controls: every try (≥ 2) performed, none with a visible effect — unless a library the page
-  // needs could not be loaded offline, in which case no control can be blamed on the app
+  // needs could not be loaded offline, in which case no control can be blamed on the app. Not controls,
+  // never dead: a canvas, image or decorative element without handlers or a role, a container that
+  // delegates clicks to its children; never dead: actions with nothing to do in the state they met or
+  // whose effect leaves the page (download, print, clipboard, new tab).
   const libMissing = f.cdnScriptsMissing.length > 0;
+  const inv = f.ev.static?.inventory;
+  const seen = new Map((inv?.interactive ?? []).map((e) => [e.signature, e]));
+  const notControl = (t: NonNullable<TraceStep['action']['target']>): string | null => {
+    const e = seen.get(t.signature);
+    const explicitRole = t.role !== 'clickable';
+    if (!explicitRole && /^(canvas|img|svg|picture|figure|video)$/.test(t.tag) && !(e?.handlers?.length)) return 'a graphic without handlers or a role is not a control';
+    if (!explicitRole && !(e?.handlers?.length) && /^(div|span|section|li|p|article|main|ul|td|tr|header|footer|h\d)$/.test(t.tag)) return 'decorative element (pointer cursor only, no handler or role)';
+    const inside = (inv?.interactive ?? []).filter((o) => o.signature !== t.signature && o.box.x >= t.box.x - 1 && o.box.y >= t.box.y - 1 && o.box.x + o.box.width <= t.box.x + t.box.width + 1 && o.box.y + o.box.height <= t.box.y + t.box.height + 1).length;
+    if (!explicitRole && inside >= 2) return `a container of ${inside} controls (delegated handler): its children are the controls`;
+    return null;
+  };
+  const OFF_PAGE = /\b(save|download|export|print|copy|share|tweet|open in new|png|pdf|csv)\b|enregistrer|télécharger|imprimer|copier|partager|guardar|descargar|imprimir|copiar|compartir|salvar|baixar|partilhar|speichern|herunterladen|drucken|kopieren|teilen|保存|下载|导出|打印|复制|分享|ダウンロード|印刷|コピー|共有|저장|다운로드|인쇄|복사|공유/i;
+  const CLEARS = (name: string) => ['reset', 'delete'].includes(conceptOfControl(name) ?? '') || /\bundo\b|annuler|deshacer|desfazer|rückgängig|撤销|元に戻す|실행 취소/i.test(name);
+  const PRODUCES = (s: TraceStep) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.action.kind !== 'click' || ['add', 'increment', 'start', 'submit', 'calculate'].includes(conceptOfControl(s.action.target?.name ?? '') ?? ''));
   let exemptDead = 0;
+  const quiet: string[] = [];
   const byTarget = new Map<string, TraceStep[]>();
   for (const s of steps) {
     if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
@@ -472,6 +534,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   }
   let working = 0;
   let dead = 0;
+  const failing = new Set<string>(erroredTargets as Set<string>);
   for (const [sig, tries] of byTarget) {
     if (tries.some((t) => t.effect!.screenChanged)) {
       working++;
@@ -482,21 +545,46 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       exemptDead++;
       continue;
     }
-    dead++;
     const t = tries[0]!.action.target!;
+    const nc = notControl(t);
+    const recorded = tries.find((x) => x.quietExpected)?.quietExpected;
+    const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
+    const firstTry = tries[0]!.index;
+    const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
+    const why = recorded ? `${recorded.kind}: ${recorded.reason}` : nc ?? offPage ?? nothing;
+    if (why) {
+      quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
+      continue;
+    }
+    dead++;
+    failing.add(sig);
+    const c = isCore(t.name);
     const primary = t.role === 'button' || t.tag === 'button';
-    d13.push({ code: 'dead-control', severity: primary ? 'major' : 'minor', dimension: 'functionality', title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`, detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).`, rubricItem: '13', points: primary ? 1 : 0.5, cap: 'dead-controls', phase: 'interaction', evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined } });
+    d13.push({
+      code: 'dead-control',
+      severity: c ? 'critical' : 'minor',
+      dimension: 'functionality',
+      title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`,
+      detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).${c ? ` It serves the brief's core action "${conceptOfControl(t.name)}": the app's core does not work.` : ' A secondary control (not named by the brief).'}`,
+      rubricItem: '13',
+      points: c ? 3 : primary ? 0.5 : 0.5,
+      cap: c ? undefined : 'dead-controls',
+      phase: 'interaction',
+      evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined },
+    });
   }
 
   // nothing the user clicks works: "all buttons dead on an otherwise complete page → about 3–4, not 1"
   // (METHOD.md §9): one critical −4 in place of the per-control deductions; a page where any control
-  // works is not in this case
+  // works — by click or by key — is not in this case
   const clicks = [...byTarget.keys()];
+  const keyWorks = steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press' || s.action.kind === 'drag' || s.action.kind === 'fill') && s.outcome === 'ok' && !!s.effect?.screenChanged);
   const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
-  if (clicks.length > 0 && working === 0 && failedControls > 0 && !libMissing) {
-    for (const d of [...d13, ...d3]) if (d.cap === 'dead-controls' || d.cap === 'interaction-errors') d.points = 0;
+  if (clicks.length > 0 && working === 0 && !keyWorks && failedControls > 0 && !libMissing) {
+    for (const d of [...d13, ...d3]) if (d.code === 'dead-control' || d.code === 'interaction-error' || d.code === 'core-feature-error') d.points = 0;
     d3.push({ code: 'no-control-works', severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
   }
+  const tally: FeatureTally[] = tallyFeatures(features, steps, [...new Map([...(inv?.interactive ?? []).map((e) => [e.signature, { signature: e.signature, name: e.name, role: e.role }] as const), ...steps.filter((s) => s.action.target).map((s) => [s.action.target!.signature, { signature: s.action.target!.signature, name: s.action.target!.name, role: s.action.target!.role }] as const)]).values()], failing);
 
   // game keys that never change a still screen
   if (tr.gameLike) {
@@ -523,7 +611,16 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const withEffect = acted.filter((s) => s.effect!.screenChanged).length;
   return [
     { verdict: verdict('3', d3.length ? 'fail' : 'not-assessed', m3, d3.length ? d3.map((d) => d.title).join('; ') : `no broken behaviour in ${acted.length} actions; correctness against the brief needs a model-backed judge`), defects: d3 },
-    { verdict: verdict('3a', dead || d3.length ? 'fail' : 'pass', 'tally of exercised controls', `${working} control(s) responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)`), defects: [] },
+    {
+      verdict: verdict(
+        '3a',
+        tally.some((t) => t.status === 'failing') || (!features.length && (dead || d3.length)) ? 'fail' : tally.length || working ? 'pass' : 'not-assessed',
+        "tally of the brief's features (core actions read from the query in its language) against the controls that serve them, by accessible name",
+        `${tally.length ? `brief features: ${tally.filter((t) => t.status === 'working').length} found and working, ${tally.filter((t) => t.status === 'failing').length} found and failing, ${tally.filter((t) => t.status === 'untested').length} found but not exercised, ${tally.filter((t) => t.status === 'not-found').length} not found — ${tally.map((t) => `${t.feature}: ${t.status}${t.control ? ` (${t.control})` : ''}`).join('; ')}` : 'the brief names no action to tally'}; controls: ${working} responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)${quiet.length ? `; without effect but not dead: ${quiet.join(', ')}` : ''}`,
+      ),
+      defects: [],
+      features: tally,
+    },
     {
       verdict: verdict('13', d13.length ? 'fail' : exemptDead ? 'exempt' : acted.length ? 'pass' : 'not-assessed', m13, `${withEffect}/${acted.length} actions had a visible effect${exemptDead ? `; ${exemptDead} control(s) without effect not counted: ${f.cdnScriptsMissing[0]} could not be loaded offline` : ''}`),
       defects: d13,
