@@ -25,7 +25,7 @@ const CONCEPTS: Concept[] = [
   { id: 'search', terms: ['search', 'rechercher', 'buscar', 'pesquisar', 'suchen', '搜索', '查找', '検索', '검색'] },
   { id: 'sort', terms: ['sort', 'trier', 'ordenar', 'sortieren', '排序', '並べ替え', '정렬'] },
   { id: 'calculate', terms: ['calculate', 'calculator', 'compute', 'calculer', 'calculatrice', 'calcular', 'calculadora', 'berechnen', 'rechner', '计算', '計算', '계산'], controlOnly: ['='] },
-  { id: 'convert', terms: ['convert', 'converter', 'convertir', 'converter', 'umrechnen', 'konvertieren', '转换', '换算', '変換', '換算', '변환'] },
+  { id: 'convert', terms: ['convert', 'converter', 'convertir', 'conversor', 'convertisseur', 'umrechnen', 'konvertieren', '转换', '换算', '変換', '換算', '변환'] },
   { id: 'submit', terms: ['submit', 'sign up', 'signup', 'register', 'send', 'subscribe', 'envoyer', "s'inscrire", 'inscription', 'enviar', 'registrar', 'suscribir', 'cadastrar', 'inscrever', 'absenden', 'senden', 'registrieren', 'anmelden', '提交', '注册', '发送', '订阅', '送信', '登録', '제출', '가입', '등록', '전송'] },
   { id: 'start', terms: ['start', 'play', 'begin', 'démarrer', 'commencer', 'jouer', 'iniciar', 'empezar', 'jugar', 'começar', 'jogar', 'starten', 'spielen', '开始', '启动', '播放', '開始', 'スタート', '再生', '시작', '재생'] },
   { id: 'pause', terms: ['pause', 'stop', 'arrêter', 'pausa', 'detener', 'parar', 'anhalten', '暂停', '停止', '一時停止', '일시정지', '정지'] },
