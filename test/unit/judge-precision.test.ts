@@ -6,6 +6,8 @@ import type { Evidence } from '../../src/types.js';
 import { click, evidence, inventory, perception } from '../fixtures/evidence.js';
 
 const TODO = 'Build a single-page todo list app: add tasks from a text field, mark them done, delete them, and filter between all, open and done tasks.';
+/** The explorer types into the task field (a fill step with a value). */
+const fill = (value: string) => click('New task', true, { action: { kind: 'fill', value, target: { signature: 'textbox|input|form|New task|', name: 'New task', role: 'textbox', tag: 'input', group: 'textbox|input|form', box: { x: 10, y: 10, width: 300, height: 30 } } } });
 const withQuery = (ev: Evidence, prompt: string, language = 'en'): Evidence => ({ ...ev, task: { ...ev.task, query: { ...ev.task.query, prompt, language } } });
 
 describe('the brief decides severity (issue 11 point 2)', () => {
@@ -28,7 +30,7 @@ describe('the brief decides severity (issue 11 point 2)', () => {
 
   it('a todo app whose Add does nothing is critical and scores far below the working page', () => {
     const good = judgeOffline(withQuery(evidence({}, [click('Add', true), click('Add', true)]), TODO));
-    const bad = judgeOffline(withQuery(evidence({}, [click('Add', false), click('Clear filters', true), click('Add', false)]), TODO));
+    const bad = judgeOffline(withQuery(evidence({}, [fill('Buy milk'), click('Add', false), click('Clear filters', true), click('Add', false)]), TODO));
     const dead = bad.defects.find((d) => d.code === 'dead-control')!;
     expect(dead).toMatchObject({ severity: 'critical', deduction: 3 });
     expect(good.scores.total - bad.scores.total).toBeGreaterThanOrEqual(15);
@@ -52,6 +54,9 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
     const j = judgeOffline(withQuery(evidence({}, [click('Save PNG', false), click('Clear', false), click('Red', true), click('Clear', false), click('Save PNG', false)]), 'A sketchpad with a clear button and save as PNG'));
     expect(j.defects).toEqual([]);
     expect(j.rubric.find((r) => r.id === '3a')!.reason).toMatch(/without effect but not dead/);
+  });
+  it('Add with nothing typed before it is not dead (an empty input may be refused on purpose)', () => {
+    expect(judgeOffline(withQuery(evidence({}, [click('Add', false), click('All', true), click('Add', false)]), TODO)).defects).toEqual([]);
   });
   it('an action the explorer recorded as having nothing to do is never dead', () => {
     const q = { quietExpected: { kind: 'nothing-to-do' as const, reason: 'no item selected' } };
@@ -127,7 +132,7 @@ describe('layout sized by what a user loses', () => {
 
 describe('determinism (issue 11 point 6)', () => {
   it('the same evidence gives the same judgement, every time', () => {
-    const make = () => withQuery(evidence({}, [click('Add', false), click('Filter', true), click('Add', false), click('Help', false), click('Help', false)]), TODO);
+    const make = () => withQuery(evidence({}, [fill('Call mum'), click('Add', false), click('Filter', true), click('Add', false), click('Help', false), click('Help', false)]), TODO);
     const a = judgeOffline(make());
     for (let i = 0; i < 5; i++) expect(judgeOffline(make())).toEqual(a);
   });

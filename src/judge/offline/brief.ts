@@ -101,7 +101,10 @@ export interface FeatureTally {
  */
 export function tallyFeatures(features: BriefFeature[], steps: TraceStep[], controls: { signature: string; name: string; role: string }[], failingSignatures: Set<string>): FeatureTally[] {
   return features.map((f) => {
-    const serving = controls.filter((c) => conceptOfControl(c.name) === f.id);
+    const named = controls.filter((c) => conceptOfControl(c.name) === f.id);
+    // the control that performs the action (a button), not the field that feeds it ("New task" textbox)
+    const acting = named.filter((c) => c.role !== 'textbox' && c.role !== 'combobox' && c.role !== 'searchbox');
+    const serving = acting.length ? acting : named;
     if (!serving.length) return { feature: f.id, status: 'not-found' as const };
     const clicked = serving.filter((c) => steps.some((s) => s.action.target?.signature === c.signature && s.outcome === 'ok'));
     const working = clicked.find((c) => steps.some((s) => s.action.target?.signature === c.signature && s.effect?.screenChanged));
