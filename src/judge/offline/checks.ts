@@ -523,7 +523,13 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   };
   const OFF_PAGE = /\b(save|download|export|print|copy|share|tweet|open in new|png|pdf|csv)\b|enregistrer|télécharger|imprimer|copier|partager|guardar|descargar|imprimir|copiar|compartir|salvar|baixar|partilhar|speichern|herunterladen|drucken|kopieren|teilen|保存|下载|导出|打印|复制|分享|ダウンロード|印刷|コピー|共有|저장|다운로드|인쇄|복사|공유/i;
   const CLEARS = (name: string) => ['reset', 'delete'].includes(conceptOfControl(name) ?? '') || /\bundo\b|annuler|deshacer|desfazer|rückgängig|撤销|元に戻す|실행 취소/i.test(name);
-  const PRODUCES = (s: TraceStep) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.action.kind !== 'click' || ['add', 'increment', 'start', 'submit', 'calculate'].includes(conceptOfControl(s.action.target?.name ?? '') ?? ''));
+  // steps that create something a clear/delete/undo could remove: drawing (drag), typing text, adding
+  const PRODUCES = (s: TraceStep) =>
+    s.outcome === 'ok' &&
+    !!s.effect?.screenChanged &&
+    (s.action.kind === 'drag' ||
+      (s.action.kind === 'fill' && s.action.target?.role === 'textbox' && !!s.action.value && !/^#[0-9a-f]{3,8}$|^-?[\d.]+$/i.test(s.action.value)) ||
+      (s.action.kind === 'click' && ['add', 'increment', 'start', 'submit', 'calculate'].includes(conceptOfControl(s.action.target?.name ?? '') ?? '')));
   let exemptDead = 0;
   const quiet: string[] = [];
   const byTarget = new Map<string, TraceStep[]>();
