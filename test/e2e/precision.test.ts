@@ -48,7 +48,7 @@ const cases = discover();
 let run: RunResults;
 let cli: { code: number | null; stdout: string; stderr: string };
 const result = (c: PrecisionCase): EvaluationResult => {
-  const r = run.evaluations.find((e) => e.query === c.id);
+  const r = run.evaluations.find((e) => e.queryId === c.id);
   if (!r) throw new Error(`no result for ${c.id}`);
   return r;
 };
