@@ -597,7 +597,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   // game keys that never change a still screen
   if (tr.gameLike) {
     const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
-    const still = (f.ev.static?.animatedShare ?? 0) < 0.005;
+    // only a screen where nothing moved at all can show that keys do nothing: on a page that animates by
+    // itself (a snake crawling a few cells), small key effects hide in its own motion — not assessed
+    const still = (f.ev.static?.animatedShare ?? 0) < 0.005 && keys.every((s) => s.effect!.pixelChange < 0.0005);
     // only a page that listens for keys claims keyboard control (an autonomous canvas animation does not)
     const listens = !!f.ev.static?.inventory?.listenedEvents.some((e) => /^key/.test(e));
     if (keys.length >= 4 && still && listens && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
