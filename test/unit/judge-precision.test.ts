@@ -78,6 +78,19 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
   });
 });
 
+describe('key-driven games', () => {
+  const keys = (px: number) => ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].map((key) => click('', false, { action: { kind: 'hold', key, durationMs: 400 }, effect: { pixelChange: px, targetPixelChange: null, outsidePixelChange: px, domMutations: 0, scrolled: false, screenChanged: false } }));
+  const game = (animatedShare: number, px: number) => {
+    const ev = evidence({ static: perception({ animatedShare, inventory: inventory({ listenedEvents: ['keydown'] }) }) }, keys(px));
+    ev.interaction!.gameLike = true;
+    return judgeOffline(ev).defects.map((d) => d.code);
+  };
+  it('a snake crawling by itself whose key effects hide in its own motion is not "keys do nothing"; a board where nothing moves at all is', () => {
+    expect(game(0.002, 0.0019)).toEqual([]);
+    expect(game(0, 0)).toEqual(['keys-dead']);
+  });
+});
+
 describe('issue 19: hidden text, injection, a page that destroys itself', () => {
   it('a page that empties itself on a step is a critical functionality defect naming the step', () => {
     const j = judgeOffline(evidence({}, [click('Start', true), click('Go', true, { content: { before: { elements: 40, textChars: 600 }, after: { elements: 0, textChars: 0 } } })]));
