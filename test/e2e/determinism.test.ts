@@ -22,7 +22,7 @@ beforeAll(async () => {
     const spec = { query: { id, ...c.query }, thresholds: { total: 0 }, candidates: [1, 2, 3].map((n) => ({ name: `run${n}`, mode: 'html', path: path.join(DIR, `${p}.html`) })) };
     fs.writeFileSync(path.join(dir, `${id}.cookie.yaml`), JSON.stringify(spec, null, 2));
   }
-  fs.writeFileSync(path.join(dir, 'cookie.config.ts'), `import { defineConfig } from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};\nexport default defineConfig({ concurrency: 2, agent: { kind: 'offline', steps: 8, seed: 1 }, recording: { video: false, audio: false }, reporters: ['console'] });\n`);
+  fs.writeFileSync(path.join(dir, 'cookie.config.ts'), `import { defineConfig } from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};\nexport default defineConfig({ concurrency: 2, agent: { kind: 'offline', steps: 8, seed: 1 }, recording: { video: false, audio: false }, timeouts: { perceive: 180_000 }, reporters: ['console'] });\n`);
   await runCli(['test', dir, '--config', path.join(dir, 'cookie.config.ts'), '--output-dir', path.join(dir, 'out'), '--no-cache'], { cwd: dir, timeoutMs: 1_700_000 });
   run = readResults(path.join(dir, 'out'));
 }, 1_800_000);

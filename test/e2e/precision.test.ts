@@ -62,7 +62,7 @@ beforeAll(async () => {
   }
   fs.writeFileSync(
     path.join(dir, 'cookie.config.ts'),
-    `import { defineConfig } from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};\nexport default defineConfig({ concurrency: 2, agent: { kind: 'offline', steps: 16, seed: 1 }, recording: { video: false, audio: false }, reporters: ['console'] });\n`,
+    `import { defineConfig } from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};\nexport default defineConfig({ concurrency: 2, agent: { kind: 'offline', steps: 16, seed: 1 }, recording: { video: false, audio: false }, timeouts: { perceive: 180_000 }, reporters: ['console'] });\n`,
   );
   cli = await runCli(['test', dir, '--config', path.join(dir, 'cookie.config.ts'), '--output-dir', path.join(dir, 'out'), '--no-cache'], { cwd: dir, timeoutMs: 1_700_000 });
   run = readResults(path.join(dir, 'out'));
