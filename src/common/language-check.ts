@@ -32,9 +32,9 @@ export const MIN_LATIN_LETTERS = 60;
 /** Letters needed for a script-share decision (CJK characters carry a word each). */
 export const MIN_SCRIPT_LETTERS = 20;
 /** The expected language matches when franc's relative score for it is at least this (the best is 1). */
-export const CLOSE_TO_BEST = 0.8;
+export const CLOSE_TO_BEST = 0.9;
 /** A different language is confident when the expected one scores below this relative to the best (a short French text gives English about 0.72). */
-export const CONFIDENT_OTHER = 0.75;
+export const CONFIDENT_OTHER = 0.88;
 
 /**
  * The prose of a page's text: words that carry a language. Technical labels do not ("FPS: 60", "AVG",
@@ -93,8 +93,8 @@ function otherLanguageShare(prose: string, expected: string): number | null {
  *   script.
  * - Latin expected languages: more than half the letters in another script is a wrong script. Otherwise
  *   franc (trigrams, restricted to languages web UIs are written in) decides, with at least
- *   {@link MIN_LATIN_LETTERS} letters: the expected language scoring close to the best (≥ 0.8) matches;
- *   a different best language with the expected one below 0.7 is a confident mismatch; in between,
+ *   {@link MIN_LATIN_LETTERS} letters: the expected language scoring close to the best (≥ 0.9) matches;
+ *   a different best language with the expected one below 0.88 is a confident mismatch (short texts compress franc's relative scores: a short English page gives Spanish 0.82); in between,
  *   `<html lang>` equal to the query's language passes and otherwise it is not assessed.
  * `affectedShare` (0–1) says how much of the prose is in another language or script: the judge sizes the
  * severity by it.
