@@ -189,6 +189,8 @@ export interface InteractiveElement {
   group: string;
   /** Inside a <form>: the form's index in document order. */
   form?: number;
+  /** Event types the page listens to on this element itself (click, pointerdown, …; `onclick` for a property handler). */
+  handlers?: string[];
 }
 
 /** An image in the DOM and whether it loaded and fits its slot. */
@@ -231,6 +233,15 @@ export interface DomInventory {
   /** Alignment and spacing of visible content boxes (interface regularity). */
   layout?: { boxes: number; alignedShare: number; spacingValues: number[] };
   scrollHeight: number;
+  /**
+   * Text in the DOM a user cannot read (transparent, zero opacity, off-screen, clipped to a pixel, smaller
+   * than 6 px, same colour as its background): kept out of `textSample` and the language check, recorded
+   * here (issue 19.5). `reasons` counts text nodes per reason; `injection` is hidden text addressed to an
+   * evaluator (an injection attempt; a model judge is told it is not UI).
+   */
+  hiddenText?: { sample: string; length: number; reasons: Record<string, number>; injection: { text: string; matched: string } | null };
+  /** Built-ins the probe measures with that the page replaced so they answer differently (sabotage; the evaluation is then an error). */
+  tampered?: string[];
 }
 
 /** Measured styling signals (counts over visible elements). */
@@ -296,6 +307,12 @@ export interface LanguageCheck {
   sampleLength: number;
   matches: boolean | null;
   method: string;
+  /** `confident`: decided by enough text; `unsure`: franc could not tell (matches then rests on `<html lang>` or is null). */
+  confidence?: 'confident' | 'unsure';
+  /** Share (0–1) of the visible prose in another language or script than the query's (severity follows it). */
+  affectedShare?: number;
+  /** The page's `<html lang>` attribute, when present (a tie-breaker only). */
+  htmlLang?: string;
 }
 
 /** A request to a public CDN answered from Cookie's offline copy of the library. */
@@ -361,6 +378,12 @@ export interface StaticPerception {
   idleMutationsPerSec: number;
   /** Frames per second the page delivers while idle (a stalled main thread delivers few), and long (> 50 ms) frames. */
   frameTiming?: { fps: number; longFrames: number; longFrameMs: number; windowMs: number };
+  /**
+   * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial
+   * requestAnimationFrame loop before the app loads, same browser, same load on the machine). The judge
+   * blames the app for slowness only beyond it.
+   */
+  machineFrameRate?: { fps: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
 }
@@ -535,6 +558,14 @@ export interface TraceStep {
   intercepted?: CoverInfo;
   /** The invariant or careful-tester check this step serves, with its readings (issue 18). */
   check?: StepCheck;
+  /** Elements and text characters (non-space) in the body before and after the step: a page that destroys itself shows here. */
+  content?: { before: { elements: number; textChars: number }; after: { elements: number; textChars: number } };
+  /**
+   * Set by the agent when an action without visible effect was expected to have none: `nothing-to-do`
+   * (clear on an empty canvas, delete with nothing selected) or `off-page` (download, print, clipboard,
+   * new tab). Such a step is never evidence of a dead control.
+   */
+  quietExpected?: { kind: 'nothing-to-do' | 'off-page'; reason: string };
 }
 
 /** The audio track of an interaction. */
@@ -693,6 +724,12 @@ export type Dimension = 'functionality' | 'aesthetics';
 
 /** A defect: what failed, where it showed, why it is a defect, with evidence (failure attribution). */
 export interface Defect {
+  /**
+   * Stable machine-readable kind of defect (kebab-case, e.g. `dead-control`, `language-mismatch`,
+   * `page-error`): tests and reporters match this, never the title. Model-judge defects carry
+   * `model-<dimension>` unless mapped to a known code.
+   */
+  code: string;
   severity: Severity;
   dimension: Dimension;
   title: string;
@@ -704,8 +741,6 @@ export interface Defect {
   /** Where it showed: `static` (Stage 1) or `interaction` (Stage 2). */
   phase: 'static' | 'interaction';
   evidence: { step?: number; screenshot?: string; viewport?: number; excerpt?: string };
-  /** Stable machine-readable kind of defect (kebab-case, e.g. `invariant-identity`), for tests and reporters. */
-  code?: string;
   /** The control or feature involved (accessible name), so severity can follow the brief's core features. */
   feature?: string;
 }
@@ -745,6 +780,11 @@ export interface Judgement {
   rubric: RubricVerdict[];
   /** How the static scores were adjusted, in words (baseline, bonuses, deductions). */
   reasons: string[];
+  /**
+   * Rubric item 3a (offline judge): the brief's core features read from the query, and for each the
+   * control taken for it and whether it worked (`working` | `failing` | `untested` | `not-found`).
+   */
+  features?: { feature: string; status: 'working' | 'failing' | 'untested' | 'not-found'; control?: string }[];
   /**
    * Set when the evidence cannot be fairly scored because of the environment, not the app (e.g. the page
    * stays blank because a CDN library could not be loaded offline). The result is then status `error`.

@@ -5,10 +5,19 @@
 (() => {
   if (window.__cookieProbe) return;
   const state = { mutations: 0, refs: [], listeners: new WeakMap(), globalEvents: new Set() };
+  // the built-ins the probe measures with, taken before any app code runs: a page that replaces them
+  // later cannot blind the probe, and a replacement that changes what they answer is reported (tampered)
+  const nat = {
+    gcs: window.getComputedStyle, rect: Element.prototype.getBoundingClientRect,
+    textRect: Range.prototype.getBoundingClientRect, createRange: Document.prototype.createRange,
+    raf: window.requestAnimationFrame, qsa: Document.prototype.querySelectorAll,
+  };
+  const gcs = (el) => nat.gcs.call(window, el);
+  const rectOf = (el) => nat.rect.call(el);
 
   // ── listener registry: which event types the page listens to, and on which elements ──
   const origAdd = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (type, fn, opts) {
+  const wrappedAdd = function (type, fn, opts) {
     try {
       if (this === window || this === document || this === document.documentElement || this === document.body ||
           (this instanceof HTMLCanvasElement)) state.globalEvents.add(String(type));
@@ -20,6 +29,7 @@
     } catch (e) { /* never break the app */ }
     return origAdd.call(this, type, fn, opts);
   };
+  EventTarget.prototype.addEventListener = wrappedAdd;
 
   // ── effects that leave the page (download, print, clipboard, new tab): recorded, never blocked ──
   const external = [];
@@ -73,7 +83,7 @@
   // ── frame timing: a frame counter on requestAnimationFrame (it stalls when the app blocks the main
   // thread) and long animation frames (> 50 ms) reported by the browser ──
   const frames = { count: 0, long: 0, longMs: 0 };
-  const raf = window.requestAnimationFrame.bind(window);
+  const raf = (cb) => nat.raf.call(window, cb);
   const tick = () => { frames.count++; raf(tick); };
   raf(tick);
   try {
@@ -118,10 +128,10 @@
     '[onclick],[contenteditable=""],[contenteditable=true],[tabindex]:not([tabindex="-1"])';
 
   function visible(el, cs) {
-    cs = cs || getComputedStyle(el);
+    cs = cs || gcs(el);
     if (cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse') return false;
     if (parseFloat(cs.opacity) === 0) return false;
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     return r.width >= 2 && r.height >= 2;
   }
   function text(el, n) { return ((el.innerText || el.textContent || '') + '').replace(/\s+/g, ' ').trim().slice(0, n || 80); }
@@ -169,10 +179,10 @@
     return parts.join(' > ');
   }
   function hasPointerCursor(el) {
-    const cs = getComputedStyle(el);
+    const cs = gcs(el);
     if (cs.cursor !== 'pointer') return false;
     const p = el.parentElement;
-    return !p || getComputedStyle(p).cursor !== 'pointer';
+    return !p || gcs(p).cursor !== 'pointer';
   }
 
   // an item's kind: its tag and first class (state classes such as "done" or "active" come after it)
@@ -203,7 +213,7 @@
       if ((ls && (ls.has('click') || ls.has('mousedown') || ls.has('pointerdown'))) || hasPointerCursor(el)) {
         // a container covering most of the screen (React's root, an app shell) listens on behalf of its
         // children (event delegation): it is not a control
-        const r = el.getBoundingClientRect();
+        const r = rectOf(el);
         if (r.width * r.height > 0.4 * innerWidth * innerHeight && el.childElementCount > 0) continue;
         // a list body, table or section that listens for its items (delegation) is not a control: its
         // repeated children are what a user clicks
@@ -224,9 +234,9 @@
     const forms = [...document.forms];
     for (const el of interactiveElements()) {
       if (out.length >= 400) break;
-      const cs = getComputedStyle(el);
+      const cs = gcs(el);
       if (!visible(el, cs)) continue;
-      const r = el.getBoundingClientRect();
+      const r = rectOf(el);
       const name = accName(el);
       const rl = role(el);
       const parent = el.parentElement ? classKey(el.parentElement) : '';
@@ -262,15 +272,15 @@
   function box(ref) {
     const el = state.refs[ref];
     if (!el || !el.isConnected) return null;
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     return { x: r.x, y: r.y, width: r.width, height: r.height };
   }
   function reveal(ref) {
     const el = state.refs[ref];
     if (!el || !el.isConnected) return null;
-    const r0 = el.getBoundingClientRect();
+    const r0 = rectOf(el);
     if (r0.top < 0 || r0.bottom > innerHeight || r0.left < 0 || r0.right > innerWidth) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     const cx = Math.min(Math.max(r.x + r.width / 2, 1), innerWidth - 1), cy = Math.min(Math.max(r.y + r.height / 2, 1), innerHeight - 1);
     const top = document.elementFromPoint(cx, cy);
     const covered = !!top && top !== el && !el.contains(top) && !top.contains(el) && !(el.labels && [...el.labels].some((l) => l === top || l.contains(top)));
@@ -301,9 +311,125 @@
     return el.value;
   }
 
+  // ── what a user can read: text that is rendered, opaque, on the page and of legible size. Text hidden
+  // any other way (transparent, zero opacity, off-screen, clipped to a pixel, tiny, same colour as its
+  // background) is kept apart: it is not UI, and hidden text addressed to an evaluator is an injection
+  // attempt (issue 19.5).
+  const INJECTION = /\b(ignore|disregard) (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?)|\b(you are|as) an? (ai|llm|language model|judge|evaluator|grader|reviewer)\b|\b(evaluator|grader|judge|reviewer|llm|ai model)s?\b[^.]{0,60}\b(score|rate|grade|award|give|mark)|\b(give|award|assign|rate) (this|the) (page|app|answer|submission)[^.]{0,40}\b(score|marks?|points|10|100|8)\b|\b(full|maximum|perfect|highest) (score|marks)\b|(忽略|无视).{0,12}(指令|指示|提示)|(评委|评审|评分|打分|评测).{0,20}(满分|高分|最高)|(满分|最高分)|(採点|評価者).{0,20}(満点|最高)|(평가자|채점).{0,20}(만점|최고)|\b(note|hinweis|remarque|nota) (to|for|an|pour|para|al) (the )?(ai|llm|evaluator|grader|judge|bewerter|évaluateur|evaluador|avaliador)/i;
+  const opacityCache = new WeakMap();
+  function effOpacity(el) {
+    if (!el || el.nodeType !== 1) return 1;
+    if (opacityCache.has(el)) return opacityCache.get(el);
+    const cs = gcs(el);
+    const v = (parseFloat(cs.opacity) || 0) * effOpacity(el.parentElement);
+    opacityCache.set(el, v);
+    return v;
+  }
+  function alpha(c) { const m = /rgba?\(([^)]+)\)/.exec(c || ''); if (!m) return c === 'transparent' ? 0 : 1; const p = m[1].split(/[ ,\/]+/).filter(Boolean); return p.length > 3 ? parseFloat(p[3]) : 1; }
+  function bgOf(el) {
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) { const c = gcs(e).backgroundColor; if (alpha(c) > 0.9 && !/gradient|url\(/.test(gcs(e).backgroundImage)) return c; if (/gradient|url\(/.test(gcs(e).backgroundImage)) return null; }
+    return 'rgb(255, 255, 255)';
+  }
+  /** Why a text node's element hides its text from a user, or '' when it is legible. */
+  function hiddenReason(el, node) {
+    const cs = gcs(el);
+    if (cs.display === 'none' || cs.visibility !== 'visible') return 'not rendered';
+    if (effOpacity(el) < 0.1) return 'transparent (opacity)';
+    if (alpha(cs.color) < 0.1 && !(cs.webkitTextFillColor && alpha(cs.webkitTextFillColor) > 0.1 && cs.webkitTextFillColor !== cs.color) && !/text/.test(cs.webkitBackgroundClip || cs.backgroundClip || '')) return 'transparent colour';
+    if (parseFloat(cs.fontSize) < 6) return 'too small to read (' + cs.fontSize + ')';
+    for (let e = el, i = 0; e && e.nodeType === 1 && i < 6; e = e.parentElement, i++) {
+      const c = gcs(e);
+      const r = rectOf(e);
+      if (/(hidden|clip)/.test(c.overflowX + c.overflowY) && (r.width < 3 || r.height < 3)) return 'clipped to a few pixels';
+      if (/rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(c.clip) || /inset\((50|100)%\)/.test(c.clipPath)) return 'clipped away';
+    }
+    let tr = null;
+    try { const range = nat.createRange.call(document); range.selectNodeContents(node); tr = nat.textRect.call(range); } catch (e) { /* ignore */ }
+    if (tr) {
+      const W = Math.max(document.documentElement.scrollWidth, innerWidth), H = Math.max(document.documentElement.scrollHeight, innerHeight);
+      if (tr.width < 2 || tr.height < 2) return 'no visible size';
+      if (tr.right + scrollX <= 0 || tr.bottom + scrollY <= 0 || tr.left + scrollX >= W || tr.top + scrollY >= H) return 'off-screen';
+    }
+    const bg = bgOf(el);
+    if (bg && bg.replace(/\s/g, '') === cs.color.replace(/\s/g, '')) return 'same colour as its background';
+    return '';
+  }
+  function textParts() {
+    const b = document.body;
+    const out = { visible: [], hidden: [], reasons: {} };
+    if (!b) return out;
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    const skip = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TITLE)$/i;
+    let n = 0, lastParent = null, line = [];
+    const flush = () => { if (line.length) out.visible.push(line.join(' ')); line = []; };
+    for (let node = walker.nextNode(); node && n < 8000; node = walker.nextNode()) {
+      n++;
+      const t = node.data.replace(/\s+/g, ' ').trim();
+      if (!t) continue;
+      const el = node.parentElement;
+      if (!el || skip.test(el.tagName)) continue;
+      let why;
+      try { why = hiddenReason(el, node); } catch (e) { why = ''; }
+      if (why === 'not rendered') continue;
+      if (why) { out.hidden.push(t); out.reasons[why] = (out.reasons[why] || 0) + 1; continue; }
+      const block = el.closest('p,li,h1,h2,h3,h4,h5,h6,button,a,label,td,th,div,section,span') || el;
+      if (block !== lastParent) { flush(); lastParent = block; }
+      line.push(t);
+    }
+    flush();
+    return out;
+  }
   function visibleText() {
-    const b = document.body; if (!b) return '';
-    return (b.innerText || '').replace(/[ \t\f\v]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim();
+    return textParts().visible.join('\n').replace(/[ \t\f\v]+/g, ' ').trim();
+  }
+  function hiddenText() {
+    const p = textParts();
+    const all = p.hidden.join('\n');
+    const m = INJECTION.exec(all);
+    let injection = null;
+    if (m) {
+      const hit = p.hidden.find((h) => INJECTION.test(h)) || m[0];
+      injection = { text: hit.slice(0, 300), matched: m[0].slice(0, 80) };
+    }
+    return { sample: all.slice(0, 2000), length: all.replace(/\s/g, '').length, reasons: p.reasons, injection };
+  }
+
+  /** Built-ins the probe relies on that the page replaced so that they answer differently (sabotage). */
+  function tampered() {
+    const out = [];
+    try {
+      if (window.getComputedStyle !== nat.gcs) {
+        const b = document.body || document.documentElement;
+        const a = window.getComputedStyle(b);
+        if (!a || a.display !== gcs(b).display || a.visibility !== gcs(b).visibility) out.push('getComputedStyle');
+      }
+    } catch (e) { out.push('getComputedStyle'); }
+    try {
+      if (Element.prototype.getBoundingClientRect !== nat.rect) {
+        const b = document.body || document.documentElement;
+        const a = b.getBoundingClientRect();
+        if (!a || Math.round(a.width) !== Math.round(rectOf(b).width)) out.push('getBoundingClientRect');
+      }
+    } catch (e) { out.push('getBoundingClientRect'); }
+    try {
+      if (EventTarget.prototype.addEventListener !== wrappedAdd) {
+        const d = document.createElement('div');
+        d.addEventListener('cookieprobe', () => {});
+        const s = state.listeners.get(d);
+        if (!s || !s.has('cookieprobe')) out.push('addEventListener');
+      }
+    } catch (e) { out.push('addEventListener'); }
+    try {
+      if (window.requestAnimationFrame !== nat.raf && !/\[native code\]/.test(Function.prototype.toString.call(window.requestAnimationFrame))) {
+        // a replaced frame clock: the page's own animation runs on it, the probe's counter does not
+        let called = false;
+        const id = window.requestAnimationFrame(() => { called = true; });
+        if (id === undefined || id === null) out.push('requestAnimationFrame');
+        void called;
+      }
+    } catch (e) { out.push('requestAnimationFrame'); }
+    try { if (typeof document.querySelectorAll('*').length !== 'number') out.push('querySelectorAll'); } catch (e) { out.push('querySelectorAll'); }
+    return out;
   }
 
   function styleSignals() {
@@ -312,7 +438,7 @@
     const all = document.body ? document.body.getElementsByTagName('*') : [];
     for (let i = 0; i < all.length && n < 3000; i++) {
       const el = all[i];
-      const cs = getComputedStyle(el);
+      const cs = gcs(el);
       if (!visible(el, cs)) continue;
       n++;
       fonts.add(cs.fontFamily.split(',')[0].replace(/["']/g, '').trim());
@@ -324,7 +450,7 @@
       if (cs.transitionDuration.split(',').some((d) => parseFloat(d) > 0)) transitions++;
       if (cs.animationName !== 'none') animated++;
     }
-    const bodyFont = document.body ? getComputedStyle(document.body).fontFamily : '';
+    const bodyFont = document.body ? gcs(document.body).fontFamily : '';
     return {
       fontFamilies: [...fonts].slice(0, 12),
       defaultFont: /^\s*"?(Times New Roman|Times|serif)"?\s*$/i.test(bodyFont),
@@ -336,6 +462,33 @@
   }
 
   const GARBLED = /\uFFFD|Ã[\u0080-\u00BF©¨§¤ª«®]|â€[™œ\u009d“”¦]|\[object Object\]|\bundefined\b|\bNaN\b|\{\{[^}]*\}\}|\$\{[^}]*\}|&(?:amp|lt|gt|nbsp|quot);/;
+  // an overlap a user sees needs both texts painted there: a flip card's back face (backface-visibility),
+  // a transparent layer, text under an intentional overlay (dialog, consent banner, start screen, toast)
+  // or text off-screen is not "overlapping text" (issues 11 and 18)
+  function overlayOf(el) {
+    for (let e = el; e && e.nodeType === 1 && e !== document.body; e = e.parentElement) {
+      const c = gcs(e);
+      const r = e.getAttribute('role');
+      if (e.tagName === 'DIALOG' || r === 'dialog' || r === 'alertdialog' || r === 'alert' || r === 'status' || e.getAttribute('aria-modal') === 'true') return e;
+      if (c.position === 'fixed' || c.position === 'sticky') return e;
+      if (c.position === 'absolute' && (parseInt(c.zIndex, 10) || 0) >= 10) return e;
+    }
+    return null;
+  }
+  function backHidden(el) {
+    for (let e = el, i = 0; e && e.nodeType === 1 && i < 8; e = e.parentElement, i++) if (gcs(e).backfaceVisibility === 'hidden') return true;
+    return false;
+  }
+  function bothSeen(a, b, x, y) {
+    if (effOpacity(a.el) < 0.1 || effOpacity(b.el) < 0.1) return false;
+    if (backHidden(a.el) || backHidden(b.el)) return false;
+    const oa = overlayOf(a.el), ob = overlayOf(b.el);
+    if (oa !== ob) return false;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return true;
+    const top = document.elementFromPoint(x, y);
+    if (!top) return false;
+    return a.el.contains(top) || b.el.contains(top) || top.contains(a.el) || top.contains(b.el);
+  }
   function textProblems() {
     const out = [];
     const leaves = [];
@@ -345,9 +498,9 @@
       if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEXTAREA', 'INPUT', 'CODE', 'PRE', 'SVG'].includes(el.tagName.toUpperCase())) continue;
       const own = [...el.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('').trim();
       if (!own) continue;
-      const cs = getComputedStyle(el);
+      const cs = gcs(el);
       if (!visible(el, cs)) continue;
-      const r = el.getBoundingClientRect();
+      const r = rectOf(el);
       leaves.push({ el, r, own });
       if (GARBLED.test(own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
       const clipsX = /(hidden|clip)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 2 && cs.textOverflow !== 'ellipsis';
@@ -363,7 +516,7 @@
         const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
         if (w <= 0 || h <= 0) continue;
         const small = Math.min(a.r.width * a.r.height, b.r.width * b.r.height);
-        if (small > 0 && (w * h) / small > 0.4 && overlaps < 10) {
+        if (small > 0 && (w * h) / small > 0.4 && overlaps < 10 && bothSeen(a, b, Math.max(a.r.left, b.r.left) + w / 2, Math.max(a.r.top, b.r.top) + h / 2)) {
           overlaps++;
           out.push({ kind: 'overlap', selector: cssPath(a.el) + ' ⟷ ' + cssPath(b.el), text: (a.own + ' / ' + b.own).slice(0, 80) });
         }
@@ -376,8 +529,8 @@
     const vw = innerWidth, vh = innerHeight, area = vw * vh;
     const txt = visibleText();
     const images = [...document.images].slice(0, 200).map((img) => {
-      const r = img.getBoundingClientRect();
-      const cs = getComputedStyle(img);
+      const r = rectOf(img);
+      const cs = gcs(img);
       const natural = img.naturalWidth && img.naturalHeight ? img.naturalWidth / img.naturalHeight : 0;
       const rendered = r.width && r.height ? r.width / r.height : 0;
       const fit = cs.objectFit;
@@ -390,7 +543,7 @@
       };
     }).filter((i) => i.visible || !i.loaded);
     const canvases = [...document.querySelectorAll('canvas')].filter((c) => visible(c)).map((c) => {
-      const r = c.getBoundingClientRect();
+      const r = rectOf(c);
       return { width: Math.round(r.width), height: Math.round(r.height), areaShare: Math.round((Math.min(r.width * r.height, area) / area) * 1000) / 1000 };
     });
     const listened = new Set(state.globalEvents);
@@ -415,23 +568,28 @@
       textProblems: textProblems(),
       layout: layoutMetrics(),
       canvasText: canvasText(),
+      hiddenText: hiddenText(),
+      tampered: tampered(),
       scrollHeight: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
     };
   }
 
   function overflow() {
     const vw = document.documentElement.clientWidth || innerWidth;
-    const sw = Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0);
+    // a page that cannot scroll sideways (overflow-x hidden/clip on the root or body) loses the user nothing
+    const clipsX = (e) => !!e && /(hidden|clip)/.test(gcs(e).overflowX);
+    const noSideScroll = clipsX(document.documentElement) || (clipsX(document.body) && !clipsX(document.documentElement) && gcs(document.documentElement).overflowX === 'visible');
+    const sw = noSideScroll ? vw : Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0);
     const offenders = [];
     if (sw > vw + 1) {
       const all = document.body ? document.body.getElementsByTagName('*') : [];
       for (let i = 0; i < all.length && i < MAX_ELEMENTS && offenders.length < 5; i++) {
         const el = all[i];
-        const r = el.getBoundingClientRect();
-        if (r.right > vw + 1 && r.width > 0 && r.height > 0) {
+        const r = rectOf(el);
+        if (r.right > vw + 1 && r.width > 0 && r.height > 0 && effOpacity(el) >= 0.1 && gcs(el).visibility === 'visible') {
           // report the outermost offender only
           const p = el.parentElement;
-          if (p && p.getBoundingClientRect().right > vw + 1 && p !== document.body) continue;
+          if (p && rectOf(p).right > vw + 1 && p !== document.body) continue;
           offenders.push({ selector: cssPath(el), right: Math.round(r.right) });
         }
       }
@@ -451,9 +609,9 @@
       const leaf = ['IMG', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'CANVAS', 'SVG', 'VIDEO'].includes(tag.toUpperCase()) ||
         [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim().length > 1);
       if (!leaf) continue;
-      const cs = getComputedStyle(el);
+      const cs = gcs(el);
       if (!visible(el, cs) || cs.display === 'inline') continue;
-      const r = el.getBoundingClientRect();
+      const r = rectOf(el);
       if (r.width < 8 || r.height < 8 || r.right < 0 || r.left > innerWidth) continue;
       boxes.push({ left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), width: Math.round(r.width) });
       for (const k of ['marginTop', 'marginBottom', 'paddingTop', 'paddingLeft', 'rowGap', 'columnGap']) {
@@ -622,10 +780,11 @@
 
   function snapshot() {
     const a = document.activeElement;
-    const r = a && a !== document.body && a !== document.documentElement ? a.getBoundingClientRect() : null;
+    const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
     let anims = 0; try { anims = document.getAnimations().filter((a) => a.playState === 'running').length; } catch (e) { /* old engine */ }
     return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
-      active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null };
+      active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
+      content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0 } };
   }
 
   Object.defineProperty(window, '__cookieProbe', {

@@ -47,7 +47,7 @@ export interface InteractOptions {
 interface Capture {
   png: Buffer | null;
   img: Rgba | null;
-  snap: { mutations: number; draws?: number; animations?: number; external?: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null } | null;
+  snap: { mutations: number; draws?: number; animations?: number; external?: number; scrollX: number; scrollY: number; url: string; focusBox: Box | null; content?: { elements: number; textChars: number } } | null;
   /** Visible text lines and field states (the target's own value left out). */
   text: string[] | null;
   at: number;
@@ -434,6 +434,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       screenshotAfter: after.png ? name('after') : null,
       effect,
       ...(frameTiming ? { frameTiming } : {}),
+      ...(before.snap?.content && after.snap?.content ? { content: { before: before.snap.content, after: after.snap.content } } : {}),
       ...ev,
       outcome,
       ...(error ? { error } : {}),

@@ -22,6 +22,9 @@ export interface PerceiveOptions {
   timeouts: { navigation: number; settle: number; unresponsive: number };
 }
 
+/** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
+const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 600) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
+
 /** Full-page screenshots are cropped to this height, px (reference verifier: 8,000). */
 export const FULL_PAGE_MAX_HEIGHT = 8000;
 
@@ -114,6 +117,9 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   };
   fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
 
+  // the machine's own frame capacity right now (same browser, same load): an empty page's frame loop
+  const cal = await attempt(() => evalIn<{ frames: number; ms: number }>(page, MACHINE_FPS_PROBE, 3000, 'frame-rate calibration'), 4000, 'frame-rate calibration', null);
+  if (cal.ok && cal.value && cal.value.ms > 0) result.machineFrameRate = { fps: Math.round((cal.value.frames * 10000) / cal.value.ms) / 10, windowMs: Math.round(cal.value.ms) };
   const nav = await attempt(() => page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeouts.navigation }), opts.timeouts.navigation + 2000, 'navigation', null);
   result.loadMs = Date.now() - t0;
   if (!nav.ok) problems.push(`load did not complete: ${nav.error}`);
@@ -186,7 +192,11 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 
   const inv = await attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
-  if (inv.ok) result.inventory = inv.value;
+  if (inv.ok) {
+    result.inventory = inv.value;
+    // a page that replaced the built-ins the probe measures with is not measured, it is reported (issue 19.6)
+    if (inv.value?.tampered?.length) result.probeError = `the page replaced built-ins Cookie's in-page probe measures with (${inv.value.tampered.join(', ')}); what the probe sees cannot be trusted`;
+  }
   else {
     problems.push(`DOM inventory failed: ${inv.error}`);
     if (await stuck()) return result;
@@ -230,7 +240,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await waitForFrames(page, 300);
 
-  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage);
+  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage, result.inventory.htmlLang);
   return result;
 }
 

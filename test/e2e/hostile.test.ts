@@ -54,10 +54,13 @@ beforeAll(async () => {
     'saboteur.html': page('<button>Save</button>', `Array.prototype.filter = function () { throw new Error('no filter'); };
        Array.prototype.map = function () { throw new Error('no map'); };
        window.JSON = { parse() { throw new Error('no json'); }, stringify() { throw new Error('no json'); } };`),
+    'blinder.html': page('<button>Save</button><button>Load</button><p>Notes</p>', `window.getComputedStyle = () => ({ display: 'none', visibility: 'hidden', opacity: '0', getPropertyValue: () => '' });
+       EventTarget.prototype.addEventListener = function () {};
+       window.requestAnimationFrame = function () {};`),
     'reloader.html': page('<input placeholder="Your name"><button>Save</button>', 'setTimeout(() => location.reload(), 400);'),
     'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
     'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
-    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur', 'blinder', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
   cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
@@ -68,7 +71,7 @@ beforeAll(async () => {
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
     expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
-    expect(run.evaluations).toHaveLength(11);
+    expect(run.evaluations).toHaveLength(12);
     expect(cli.code).toBe(1);
   });
 
@@ -124,6 +127,11 @@ describe('a page that sabotages the built-ins Cookie measures with', () => {
     const e = byCandidate('saboteur');
     expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
     expect(e.error!.message).toMatch(/in-page probe could not measure this page.*DOM inventory failed/);
+  });
+  it('a page that replaces getComputedStyle, addEventListener and requestAnimationFrame is an evaluation error naming the built-ins (issue 19.6), not "Nothing to interact with"', () => {
+    const e = byCandidate('blinder');
+    expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
+    expect(e.error!.message).toMatch(/in-page probe.*replaced built-ins.*getComputedStyle, addEventListener, requestAnimationFrame/);
   });
 });
 

@@ -55,8 +55,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(out, 'evidence', 'todo-list', 'throws', 'evidence.json'), JSON.stringify(evThrows));
   fs.writeFileSync(path.join(out, 'evidence', 'todo-list', 'good', 'evidence.json'), JSON.stringify(evGood));
   const defects: Defect[] = [
-    { severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: '14 different font sizes are in use.', rubricItem: '8', deduction: 0.5, phase: 'static', evidence: {} },
-    { severity: 'major', dimension: 'functionality', title: 'Error when using button "Add task"', detail: thrown.text, rubricItem: '3', deduction: 1, phase: 'interaction', evidence: { step: 1, screenshot: 'screenshots/step-01-after.png', excerpt: thrown.text } },
+    { code: 'inconsistent-type-scale', severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: '14 different font sizes are in use.', rubricItem: '8', deduction: 0.5, phase: 'static', evidence: {} },
+    { code: 'error-on-use', severity: 'major', dimension: 'functionality', title: 'Error when using button "Add task"', detail: thrown.text, rubricItem: '3', deduction: 1, phase: 'interaction', evidence: { step: 1, screenshot: 'screenshots/step-01-after.png', excerpt: thrown.text } },
   ];
   const run: RunResults = {
     schemaVersion: 1, cookieVersion: '0.1.0', browserVersion: '140', startedAt: '2026-12-01T15:00:00.000Z', finishedAt: '2026-12-01T15:02:00.000Z', config: {}, environment: null,

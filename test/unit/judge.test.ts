@@ -85,11 +85,12 @@ describe('offline judge: static scores', () => {
 
 describe('offline judge: dynamic adjustment rules', () => {
   it('a control is dead only after two tries without effect (one try is not proof)', () => {
-    expect(judgeOffline(evidence({}, [click('Save', false)])).defects).toEqual([]);
-    const j = judgeOffline(evidence({}, [click('Save', false), click('Other', true), click('Save', false)]));
+    expect(judgeOffline(evidence({}, [click('Apply', false)])).defects).toEqual([]);
+    const j = judgeOffline(evidence({}, [click('Apply', false), click('Other', true), click('Apply', false)]));
     expect(j.defects).toHaveLength(1); // "Other" works, so this is one dead button, not a dead app
-    expect(j.defects[0]).toMatchObject({ severity: 'major', dimension: 'functionality', title: 'Dead button "Save"', deduction: 1, phase: 'interaction', evidence: { step: 2 } });
-    expect(j.final8.functionality).toBe(7);
+    // the brief ("todo app") names no action "Apply" serves: a secondary control, minor
+    expect(j.defects[0]).toMatchObject({ code: 'dead-control', severity: 'minor', dimension: 'functionality', title: 'Dead button "Apply"', deduction: 0.5, phase: 'interaction', evidence: { step: 2 } });
+    expect(j.final8.functionality).toBe(7.5);
   });
 
   it('an interaction the harness cut short is said to be incomplete, and not scored as a defect of the app', () => {
@@ -142,11 +143,12 @@ describe('offline judge: dynamic adjustment rules', () => {
   });
 
   it('all buttons dead costs about 4 points, not 8 (METHOD.md §9); many dead buttons beside working ones are capped at 4', () => {
-    const steps = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((n) => [click(n, false), click(n, false)]);
+    const steps = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].flatMap((n) => [click(n, false), click(n, false)]);
     const j = judgeOffline(evidence({}, steps));
     expect(j.defects.filter((d) => d.deduction > 0).reduce((s, d) => s + d.deduction, 0)).toBe(4);
     expect(j.final8.functionality).toBe(4);
     const k = judgeOffline(evidence({}, [click('Works', true), ...steps]));
+    // ten secondary dead buttons at −0.5 each are capped at 4
     expect(k.defects.filter((d) => d.deduction > 0).reduce((s, d) => s + d.deduction, 0)).toBe(4);
     expect(k.defects.filter((d) => d.deduction === 0)).toHaveLength(2);
   });
@@ -193,15 +195,15 @@ describe('offline judge: ablation switches', () => {
     expect(j.ablation!.vision).toBe(false);
   });
   it('video: false ignores the interaction evidence', () => {
-    const steps = [click('Ok', true), click('Save', false), click('Save', false)];
+    const steps = [click('Ok', true), click('Apply', false), click('Apply', false)];
     expect(judgeOffline(evidence({}, steps)).defects).toHaveLength(1);
     expect(judgeOffline(evidence({}, steps), { vision: true, video: false, staticScore: true, deferredScoring: true }).defects).toEqual([]);
   });
   it('deferredScoring: false takes the verdict after the last step, which cannot wait for a second try', () => {
-    const steps = [click('Add', true), click('Save', false)];
+    const steps = [click('Add', true), click('Apply', false)];
     expect(judgeOffline(evidence({}, steps)).defects).toEqual([]);
     const j = judgeOffline(evidence({}, steps), { vision: true, video: true, staticScore: true, deferredScoring: false });
-    expect(j.defects.map((d) => d.title)).toEqual(['No control works', 'Dead button "Save"']);
+    expect(j.defects.map((d) => d.title)).toEqual(['No control works', 'Dead button "Apply"']);
     expect(j.reasons.join(' ')).toMatch(/last of 2 steps stands/);
   });
   it('staticScore: false says there is no Stage-1 prior', () => {

@@ -14,7 +14,7 @@ const result = (over: Partial<EvaluationResult>): EvaluationResult => ({
   thresholds: { total: 50 }, passed: true, timings: { total: 1500 }, evidenceDir: 'evidence/q/c',
   query: { prompt: 'x', language: 'en', kind: 'dynamic' }, finishedAt: '', ...over,
 });
-const defect = (over: Partial<Defect>): Defect => ({ severity: 'minor', dimension: 'aesthetics', title: 'Clipped text', detail: '2 text elements are cut off', rubricItem: '4', deduction: 0.5, phase: 'static', evidence: {}, ...over });
+const defect = (over: Partial<Defect>): Defect => ({ code: 'clipped-text', severity: 'minor', dimension: 'aesthetics', title: 'Clipped text', detail: '2 text elements are cut off', rubricItem: '4', deduction: 0.5, phase: 'static', evidence: {}, ...over });
 
 const run = (evaluations: EvaluationResult[], extra: Partial<RunResults> = {}): RunResults => ({
   schemaVersion: 1, cookieVersion: '0', browserVersion: '0', startedAt: '2026-12-01T15:00:00.000Z', finishedAt: '', config: {}, environment: null, evaluations, ...extra,

@@ -2,6 +2,7 @@ import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, Viewport
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
+import { briefFeatures, conceptOfControl, tallyFeatures, type FeatureTally } from './brief.js';
 
 /**
  * The offline judge's rubric checks: each decides one rubric item (METHOD.md §4) from measured evidence
@@ -16,6 +17,8 @@ export type DraftDefect = Omit<Defect, 'deduction'> & { points: number; cap?: st
 export interface CheckResult {
   verdict: RubricVerdict;
   defects: DraftDefect[];
+  /** Rubric item 3a only: the brief's features and the control taken for each. */
+  features?: FeatureTally[];
 }
 
 /** Ceilings of capped deduction groups, 0–8 scale ("all buttons dead → about 3–4, not 1", METHOD.md §9). */
@@ -96,7 +99,7 @@ export function codeRenders(f: Facts): CheckResult {
   if (crashed && (f.unresponsiveAtLoad || !f.ev.static.inventory)) {
     return {
       verdict: verdict('1', 'fail', method, 'the page crashed (its renderer process died)'),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page crashes', detail: 'The browser tab crashed (out of memory or a renderer failure) while the page ran; nothing can be used.', rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+      defects: [{ code: 'page-crash', severity: 'critical', dimension: 'functionality', title: 'Page crashes', detail: 'The browser tab crashed (out of memory or a renderer failure) while the page ran; nothing can be used.', rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
     };
   }
   if (f.unresponsiveAtLoad) {
@@ -106,15 +109,15 @@ export function codeRenders(f: Facts): CheckResult {
       verdict: verdict('1', 'fail', method, flood ?? `the main thread stopped answering ${after ? 'soon after' : 'during'} load`),
       defects: [
         flood
-          ? { severity: 'critical', dimension: 'functionality', title: 'Dialogs in an endless loop', detail: `The page keeps opening alert/confirm/prompt dialogs (${flood.replace(/\D+/g, ' ').trim()}); nothing else can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} }
-          : { severity: 'critical', dimension: 'functionality', title: after ? 'Page hangs soon after load' : 'Page hangs on load', detail: `The main thread stopped answering ${after ? 'seconds after the page loaded' : 'while the page loaded'} (an endless loop); nothing can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} },
+          ? { code: 'dialog-loop', severity: 'critical', dimension: 'functionality', title: 'Dialogs in an endless loop', detail: `The page keeps opening alert/confirm/prompt dialogs (${flood.replace(/\D+/g, ' ').trim()}); nothing else can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} }
+          : { code: 'page-hang', severity: 'critical', dimension: 'functionality', title: after ? 'Page hangs soon after load' : 'Page hangs on load', detail: `The main thread stopped answering ${after ? 'seconds after the page loaded' : 'while the page loaded'} (an endless loop); nothing can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} },
       ],
     };
   }
   if (f.entryFailed) {
     return {
       verdict: verdict('1', 'fail', method, 'the entry document did not load'),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Entry page does not load', detail: f.ev.static.problems.join('; '), rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
+      defects: [{ code: 'entry-not-loaded', severity: 'critical', dimension: 'functionality', title: 'Entry page does not load', detail: f.ev.static.problems.join('; '), rubricItem: '1', points: 8, phase: 'static', evidence: {} }],
     };
   }
   if (f.blank && f.cdnScriptsMissing.length) {
@@ -125,7 +128,7 @@ export function codeRenders(f: Facts): CheckResult {
     const cause = errs.length ? ` First error: ${errs[0]!.text}` : '';
     return {
       verdict: verdict('1', 'fail', method, `blank screen (variance ${f.vpDefault?.blank.variance}, ${f.vpDefault?.blank.colours} colours)`),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: `Nothing renders at 1280 px.${cause}`, rubricItem: '1', points: 8, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, viewport: 1280, excerpt: errs[0]?.text } }],
+      defects: [{ code: 'blank-page', severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: `Nothing renders at 1280 px.${cause}`, rubricItem: '1', points: 8, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, viewport: 1280, excerpt: errs[0]?.text } }],
     };
   }
   // the page reloads itself over and over while nobody touches it (Cookie loads it once during perception)
@@ -133,7 +136,7 @@ export function codeRenders(f: Facts): CheckResult {
   if (selfReloads >= 3) {
     return {
       verdict: verdict('1', 'fail', method, `the page reloaded itself ${selfReloads} times during static perception`),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page reloads itself in a loop', detail: `The document loaded ${selfReloads + 1} times in the seconds Cookie only looked at it; whatever the user types or does is lost at the next reload.`, rubricItem: '1', points: 4, phase: 'static', evidence: {} }],
+      defects: [{ code: 'reload-loop', severity: 'critical', dimension: 'functionality', title: 'Page reloads itself in a loop', detail: `The document loaded ${selfReloads + 1} times in the seconds Cookie only looked at it; whatever the user types or does is lost at the next reload.`, rubricItem: '1', points: 4, phase: 'static', evidence: {} }],
     };
   }
   return { verdict: verdict('1', 'pass', method, 'the page loads, answers and shows content'), defects: [] };
@@ -148,25 +151,35 @@ export function intentAlignment(f: Facts): CheckResult {
   if (f.ev.task.query.kind === 'dynamic' && interactive === 0) {
     return {
       verdict: verdict('2', 'fail', method, 'a dynamic page was asked for; the page has no control, canvas or key handler'),
-      defects: [{ severity: 'critical', dimension: 'functionality', title: 'Nothing to interact with', detail: 'The brief asks for a dynamic page but the page offers no control, canvas or keyboard handling: the core loop is missing.', rubricItem: '2', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
+      defects: [{ code: 'nothing-to-interact', severity: 'critical', dimension: 'functionality', title: 'Nothing to interact with', detail: 'The brief asks for a dynamic page but the page offers no control, canvas or keyboard handling: the core loop is missing.', rubricItem: '2', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
     };
   }
   return { verdict: verdict('2', 'not-assessed', method, `page type plausible (${inv.interactive.length} controls, ${inv.canvases.length} canvases); whether the content matches the brief needs a model-backed judge`), defects: [] };
 }
 
-/** Item 2a, language consistency: franc + script share of the visible text vs the query's language. */
+/**
+ * Item 2a, language consistency: the visible text (hidden text left out) against the query's language,
+ * decided only from enough text (see checkLanguage: franc close to the best → match, script share,
+ * `<html lang>` as a tie-breaker); otherwise not assessed with the reason. Only a confident different
+ * language or a wrong script is a defect; its severity follows the share of the UI affected: ≥ 60%
+ * critical (−4 for an English query answered in another language, −2 otherwise; METHOD.md §9), ≥ 30%
+ * major (−1), less minor (−0.5); little text caps it at major.
+ */
 export function languageConsistency(f: Facts): CheckResult {
   // decided here from the stored visible text (re-judging stored evidence picks up a better detector);
   // text drawn on canvases (labels, data) is not UI copy and is left out
   const inv = f.ev.static?.inventory;
-  const lang = inv ? checkLanguage(inv.textSample, f.ev.task.query.language) : f.ev.static?.language;
-  const method = lang?.method ?? 'franc trigram identification + script share';
-  if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? 'too little visible text to tell' : 'no visible text captured'), defects: [] };
-  if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected}`), defects: [] };
-  const points = lang.expected === 'en' ? 4 : 2;
+  const lang = inv ? checkLanguage(inv.textSample, f.ev.task.query.language, inv.htmlLang) : f.ev.static?.language;
+  const method = 'visible text only (hidden text left out): franc trigram identification restricted to web UI languages, close-to-best rule, script share, <html lang> as tie-breaker';
+  if (!f.rendered || !lang || lang.matches === null) return { verdict: verdict('2a', 'not-assessed', method, lang ? lang.method : 'no visible text captured'), defects: [] };
+  if (lang.matches) return { verdict: verdict('2a', 'pass', method, `visible text is in ${lang.expected} (${lang.method})`), defects: [] };
+  const affected = lang.affectedShare ?? 1;
+  const little = lang.sampleLength < 30;
+  const severity: DraftDefect['severity'] = affected >= 0.6 && !little ? 'critical' : affected >= 0.3 ? 'major' : 'minor';
+  const points = severity === 'critical' ? (lang.expected === 'en' ? 4 : 2) : severity === 'major' ? 1 : 0.5;
   return {
-    verdict: verdict('2a', 'fail', method, `query is in ${lang.expected}, page text reads as ${lang.detected}`),
-    defects: [{ severity: 'critical', dimension: 'functionality', title: 'Page language does not match the query', detail: `The query is in "${lang.expected}" but the visible text reads as "${lang.detected}" (${Math.round(lang.expectedScriptShare * 100)}% in the expected script).`, rubricItem: '2a', points, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, excerpt: f.ev.static?.inventory?.textSample.slice(0, 120) } }],
+    verdict: verdict('2a', 'fail', method, `query is in ${lang.expected}, page text reads as ${lang.detected} (${lang.method})`),
+    defects: [{ code: 'language-mismatch', severity, dimension: 'functionality', title: 'Page language does not match the query', detail: `The query is in "${lang.expected}" but the visible text reads as "${lang.detected}" (${Math.round(affected * 100)}% of the visible prose affected; ${Math.round(lang.expectedScriptShare * 100)}% in the expected script; ${lang.method}).`, rubricItem: '2a', points, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, excerpt: inv?.textSample.slice(0, 120) } }],
   };
 }
 
@@ -184,7 +197,7 @@ export function brokenByError(f: Facts): CheckResult | null {
   if (!errs.length || f.vpDefault.contentShare >= 0.05) return null;
   return {
     verdict: verdict('3', 'fail', 'load-time exception + nearly empty content area', `threw "${errs[0]!.text.slice(0, 100)}" and ${(f.vpDefault.contentShare * 100).toFixed(1)}% of the screen carries content`),
-    defects: [{ severity: 'critical', dimension: 'functionality', title: 'Core content does not render', detail: `The app threw at load (${errs[0]!.text.slice(0, 160)}) and its screen stays nearly empty (${(f.vpDefault.contentShare * 100).toFixed(1)}% content).`, rubricItem: '3', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot, excerpt: errs[0]!.text.slice(0, 200) } }],
+    defects: [{ code: 'core-not-rendered', severity: 'critical', dimension: 'functionality', title: 'Core content does not render', detail: `The app threw at load (${errs[0]!.text.slice(0, 160)}) and its screen stays nearly empty (${(f.vpDefault.contentShare * 100).toFixed(1)}% content).`, rubricItem: '3', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot, excerpt: errs[0]!.text.slice(0, 200) } }],
   };
 }
 
@@ -197,9 +210,9 @@ export function dataDisplay(f: Facts): CheckResult {
   const garbled = inv.textProblems.filter((t) => t.kind === 'garbled');
   const overlap = inv.textProblems.filter((t) => t.kind === 'overlap');
   const clipped = inv.textProblems.filter((t) => t.kind === 'clipped');
-  if (garbled.length) defects.push({ severity: 'major', dimension: 'functionality', title: 'Unreadable or garbled data', detail: `${garbled.length} text element(s) show broken values, e.g. "${garbled[0]!.text}" at ${garbled[0]!.selector}.`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: garbled[0]!.text, screenshot: f.vpDefault?.screenshot } });
-  if (overlap.length) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Overlapping text', detail: `${overlap.length} pair(s) of text elements overlap, e.g. ${overlap[0]!.selector} ("${overlap[0]!.text}").`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: overlap[0]!.text, screenshot: f.vpDefault?.screenshot } });
-  if (clipped.length) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Clipped text', detail: `${clipped.length} text element(s) are cut off without an ellipsis, e.g. "${clipped[0]!.text}".`, rubricItem: '4', points: 0.5, cap: 'text-problems', phase: 'static', evidence: { excerpt: clipped[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  if (garbled.length) defects.push({ code: 'garbled-text', severity: 'major', dimension: 'functionality', title: 'Unreadable or garbled data', detail: `${garbled.length} text element(s) show broken values, e.g. "${garbled[0]!.text}" at ${garbled[0]!.selector}.`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: garbled[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  if (overlap.length) defects.push({ code: 'text-overlap', severity: 'major', dimension: 'aesthetics', title: 'Overlapping text', detail: `${overlap.length} pair(s) of text elements overlap, e.g. ${overlap[0]!.selector} ("${overlap[0]!.text}").`, rubricItem: '4', points: 1, cap: 'text-problems', phase: 'static', evidence: { excerpt: overlap[0]!.text, screenshot: f.vpDefault?.screenshot } });
+  if (clipped.length) defects.push({ code: 'text-clipped', severity: 'minor', dimension: 'aesthetics', title: 'Clipped text', detail: `${clipped.length} text element(s) are cut off without an ellipsis, e.g. "${clipped[0]!.text}".`, rubricItem: '4', points: 0.5, cap: 'text-problems', phase: 'static', evidence: { excerpt: clipped[0]!.text, screenshot: f.vpDefault?.screenshot } });
   return { verdict: verdict('4', defects.length ? 'fail' : 'pass', method, defects.length ? defects.map((d) => d.title).join('; ') : 'no garbled, clipped or overlapping text found'), defects };
 }
 
@@ -222,6 +235,7 @@ export function consoleErrors(f: Facts): CheckResult {
   const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
     severity: i === 0 ? 'major' : 'minor',
     dimension: 'functionality',
+    code: 'page-error',
     title: i === 0 ? 'Runtime error on load' : 'Further runtime error on load',
     detail: `${e.text}${e.location ? ` (${e.location})` : ''}`,
     rubricItem: '5',
@@ -241,16 +255,19 @@ export function responsive(f: Facts): CheckResult {
   const defects: DraftDefect[] = [];
   for (const v of vps) {
     if (v.blank.isBlank && v.width !== f.vpDefault?.width) {
-      defects.push({ severity: 'critical', dimension: 'aesthetics', title: `Nothing shows at ${v.width} px`, detail: `The page renders at ${f.vpDefault?.width} px but is blank at ${v.width} px.`, rubricItem: '6', points: 2, phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
+      defects.push({ code: 'blank-at-viewport', severity: 'critical', dimension: 'aesthetics', title: `Nothing shows at ${v.width} px`, detail: `The page renders at ${f.vpDefault?.width} px but is blank at ${v.width} px.`, rubricItem: '6', points: 2, phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
     } else if (v.overflowPx > 8) {
+      // sized by what a user loses: a few pixels of a fixed canvas are a nuisance, a page twice the screen is broken
       const big = v.overflowPx > v.width * 0.15;
+      const small = v.overflowPx <= 24;
       defects.push({
-        severity: big ? 'critical' : 'major',
+        code: 'horizontal-overflow',
+        severity: big ? 'critical' : small ? 'minor' : 'major',
         dimension: 'aesthetics',
         title: `Horizontal overflow at ${v.width} px`,
         detail: `The page is ${v.overflowPx} px wider than a ${v.width}-px screen${v.overflowingElements[0] ? `; ${v.overflowingElements[0].selector} ends at ${v.overflowingElements[0].right} px` : ''}.`,
         rubricItem: '6',
-        points: big ? 2 : 1,
+        points: big ? 2 : small ? 0.5 : 1,
         cap: 'responsive',
         phase: 'static',
         evidence: { screenshot: v.screenshot, viewport: v.width },
@@ -260,7 +277,7 @@ export function responsive(f: Facts): CheckResult {
   const big = vps.find((v) => v.width === f.vpDefault?.width);
   for (const v of vps) {
     if (v === big || v.clippedText === undefined || big?.clippedText === undefined) continue;
-    if (v.clippedText >= big.clippedText + 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: `Text clipped at ${v.width} px`, detail: `${v.clippedText} text elements are clipped or overlap at ${v.width} px (${big.clippedText} at ${big.width} px).`, rubricItem: '6', points: 1, cap: 'responsive', phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
+    if (v.clippedText >= big.clippedText + 3) defects.push({ code: 'text-clipped-at-viewport', severity: 'major', dimension: 'aesthetics', title: `Text clipped at ${v.width} px`, detail: `${v.clippedText} text elements are clipped or overlap at ${v.width} px (${big.clippedText} at ${big.width} px).`, rubricItem: '6', points: 1, cap: 'responsive', phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
   }
   // one responsive failure is one defect: keep the worst
   defects.sort((a, b) => b.points - a.points);
@@ -276,16 +293,24 @@ export function layout(f: Facts): CheckResult {
   if (share < 0.03 && f.cdnScriptsMissing.length) {
     return { verdict: verdict('7', 'exempt', method, `mostly empty, but library script(s) could not be loaded offline (${f.cdnScriptsMissing[0]})`), defects: [] };
   }
+  // a small centred card (a calculator, a login box) is a design choice, not wasted space: minor at most
+  const centred = !!f.vpDefault.colour && Math.abs(f.vpDefault.colour.centroidX - 0.5) < 0.15 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 0;
+  if (share < 0.03 && centred) {
+    return {
+      verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content, centred`),
+      defects: [{ code: 'sparse-screen', severity: 'minor', dimension: 'aesthetics', title: 'Sparse first screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background; the content sits in a small centred block.`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
+    };
+  }
   if (share < 0.03) {
     return {
       verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content`),
-      defects: [{ severity: 'major', dimension: 'aesthetics', title: 'Mostly empty screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background: the layout wastes the space.`, rubricItem: '7', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
+      defects: [{ code: 'empty-screen', severity: 'major', dimension: 'aesthetics', title: 'Mostly empty screen', detail: `Only ${(share * 100).toFixed(1)}% of the first screen differs from the background: the layout wastes the space.`, rubricItem: '7', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } }],
     };
   }
   const col = f.vpDefault.colour;
   const defects: DraftDefect[] = [];
-  if (col && col.contentWidthShare < 0.35 && Math.abs(col.centroidX - 0.5) > 0.2) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Unbalanced layout', detail: `The content occupies ${Math.round(col.contentWidthShare * 100)}% of the width, pushed to one side (centre of mass at ${Math.round(col.centroidX * 100)}% of the width).`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
-  if (share > 0.9 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 2500) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Crowded layout', detail: `${Math.round(share * 100)}% of the first screen is covered, with ${f.ev.static?.inventory?.visibleTextLength} characters of text.`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
+  if (col && col.contentWidthShare < 0.35 && Math.abs(col.centroidX - 0.5) > 0.2) defects.push({ code: 'unbalanced-layout', severity: 'minor', dimension: 'aesthetics', title: 'Unbalanced layout', detail: `The content occupies ${Math.round(col.contentWidthShare * 100)}% of the width, pushed to one side (centre of mass at ${Math.round(col.centroidX * 100)}% of the width).`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
+  if (share > 0.9 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 2500) defects.push({ code: 'crowded-layout', severity: 'minor', dimension: 'aesthetics', title: 'Crowded layout', detail: `${Math.round(share * 100)}% of the first screen is covered, with ${f.ev.static?.inventory?.visibleTextLength} characters of text.`, rubricItem: '7', points: 0.5, phase: 'static', evidence: { screenshot: f.vpDefault.screenshot } });
   return { verdict: verdict('7', defects.length ? 'fail' : 'pass', `${method}; content width and centre of mass`, `${(share * 100).toFixed(0)}% of the first screen carries content${defects.length ? `; ${defects.map((d) => d.title).join('; ')}` : ''}; hierarchy and module separation need a model-backed judge`), defects };
 }
 
@@ -301,10 +326,10 @@ export function regularity(f: Facts): CheckResult {
   const { boxes, alignedShare, spacingValues } = inv.layout;
   if (boxes < 8) return { verdict: verdict('8', 'not-assessed', method, `only ${boxes} content boxes: too few to judge alignment`), defects: [] };
   const defects: DraftDefect[] = [];
-  if (alignedShare < 0.5) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Misaligned elements', detail: `Only ${Math.round(alignedShare * 100)}% of ${boxes} content boxes share a left, right or centre line with another.`, rubricItem: '8', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  if (alignedShare < 0.5) defects.push({ code: 'misaligned', severity: 'major', dimension: 'aesthetics', title: 'Misaligned elements', detail: `Only ${Math.round(alignedShare * 100)}% of ${boxes} content boxes share a left, right or centre line with another.`, rubricItem: '8', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   const sizes = inv.style.fontSizes.filter((x) => x >= 10);
-  if (spacingValues.length > 24) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'No consistent spacing scale', detail: `${spacingValues.length} different margin/padding/gap values are in use.`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
-  if (sizes.length > 12) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: `${sizes.length} different font sizes are in use (${sizes.slice(0, 14).join(', ')} px).`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
+  if (spacingValues.length > 24) defects.push({ code: 'spacing-scale', severity: 'minor', dimension: 'aesthetics', title: 'No consistent spacing scale', detail: `${spacingValues.length} different margin/padding/gap values are in use.`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
+  if (sizes.length > 12) defects.push({ code: 'type-scale', severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: `${sizes.length} different font sizes are in use (${sizes.slice(0, 14).join(', ')} px).`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
   return { verdict: verdict('8', defects.length ? 'fail' : 'pass', method, `${Math.round(alignedShare * 100)}% of ${boxes} boxes aligned; ${spacingValues.length} spacing values; ${sizes.length} font sizes`), defects };
 }
 
@@ -315,11 +340,11 @@ export function colour(f: Facts): CheckResult {
   if (!f.rendered || !axe) return { verdict: verdict('9', 'not-assessed', method, axe ? 'the page did not render' : 'axe-core did not run'), defects: [] };
   const c = axe.find((a) => a.id === 'color-contrast');
   const defects: DraftDefect[] = [];
-  if (c && c.nodes >= 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  if (c && c.nodes >= 3) defects.push({ code: 'poor-contrast', severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   const col = f.vpDefault?.colour;
-  if (col && col.saturatedShare > 0.45 && col.hueFamilies >= 3) defects.push({ severity: 'major', dimension: 'aesthetics', title: 'Clashing saturated colours', detail: `${Math.round(col.saturatedShare * 100)}% of the first screen is strongly saturated, in ${col.hueFamilies} hue families.`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  if (col && col.saturatedShare > 0.45 && col.hueFamilies >= 3) defects.push({ code: 'clashing-colours', severity: 'major', dimension: 'aesthetics', title: 'Clashing saturated colours', detail: `${Math.round(col.saturatedShare * 100)}% of the first screen is strongly saturated, in ${col.hueFamilies} hue families.`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   const bgs = f.ev.static?.inventory?.style.distinctBackgrounds ?? 0;
-  if (bgs > 16) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Incoherent palette', detail: `${bgs} different background colours are in use.`, rubricItem: '9', points: 0.5, phase: 'static', evidence: {} });
+  if (bgs > 16) defects.push({ code: 'incoherent-palette', severity: 'minor', dimension: 'aesthetics', title: 'Incoherent palette', detail: `${bgs} different background colours are in use.`, rubricItem: '9', points: 0.5, phase: 'static', evidence: {} });
   const why = `${c ? `${c.nodes} low-contrast element(s)` : 'no contrast violations'}; ${col ? `${Math.round(col.saturatedShare * 100)}% saturated in ${col.hueFamilies} hue families` : 'no colour statistics'}; ${bgs} background colours`;
   return { verdict: verdict('9', defects.length ? 'fail' : 'pass', `${method}; saturation and hue families of the 1280-px screenshot; distinct background colours`, why), defects };
 }
@@ -335,7 +360,7 @@ export function transitions(f: Facts): CheckResult {
   if (n === 0) {
     return {
       verdict: verdict('12', 'fail', method, `${controls} controls, none with a transition or animation`),
-      defects: [{ severity: 'minor', dimension: 'aesthetics', title: 'Hard state switches', detail: `None of the ${controls} controls uses a CSS transition or animation: hover, expand and menu changes switch abruptly.`, rubricItem: '12', points: 0.5, phase: 'static', evidence: {} }],
+      defects: [{ code: 'hard-state-switches', severity: 'minor', dimension: 'aesthetics', title: 'Hard state switches', detail: `None of the ${controls} controls uses a CSS transition or animation: hover, expand and menu changes switch abruptly.`, rubricItem: '12', points: 0.5, phase: 'static', evidence: {} }],
     };
   }
   return { verdict: verdict('12', 'pass', method, `${n} elements with transitions or animations`), defects: [] };
@@ -355,9 +380,9 @@ export function images(f: Facts): CheckResult {
   const defects: DraftDefect[] = [];
   for (const img of broken.slice(0, 3)) {
     const hero = img.areaShare >= 0.15;
-    defects.push({ severity: hero ? 'major' : 'minor', dimension: 'aesthetics', title: hero ? 'Broken hero image' : 'Broken image', detail: `Image ${img.src || '(no src)'} did not load.`, rubricItem: '15', points: hero ? 1 : 0.5, cap: 'images', phase: 'static', evidence: { excerpt: img.src, screenshot: f.vpDefault?.screenshot } });
+    defects.push({ code: hero ? 'broken-hero-image' : 'broken-image', severity: hero ? 'major' : 'minor', dimension: 'aesthetics', title: hero ? 'Broken hero image' : 'Broken image', detail: `Image ${img.src || '(no src)'} did not load.`, rubricItem: '15', points: hero ? 1 : 0.5, cap: 'images', phase: 'static', evidence: { excerpt: img.src, screenshot: f.vpDefault?.screenshot } });
   }
-  if (distorted.length) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Distorted image', detail: `${distorted.length} image(s) are stretched (aspect ratio off by ${Math.round(Math.abs(1 - distorted[0]!.distortion) * 100)}%).`, rubricItem: '15', points: 0.5, cap: 'images', phase: 'static', evidence: { excerpt: distorted[0]!.src } });
+  if (distorted.length) defects.push({ code: 'distorted-image', severity: 'minor', dimension: 'aesthetics', title: 'Distorted image', detail: `${distorted.length} image(s) are stretched (aspect ratio off by ${Math.round(Math.abs(1 - distorted[0]!.distortion) * 100)}%).`, rubricItem: '15', points: 0.5, cap: 'images', phase: 'static', evidence: { excerpt: distorted[0]!.src } });
   const reason = defects.length ? defects.map((d) => d.title).join('; ') : `${inv.images.length} image(s) load and fit${exempt ? `; ${exempt} external image(s) blocked offline, exempt` : ''}`;
   return { verdict: verdict('15', defects.length ? 'fail' : exempt === inv.images.length ? 'exempt' : 'pass', method, reason), defects };
 }
@@ -371,7 +396,7 @@ export function media(f: Facts): CheckResult {
   if (failed.length) {
     return {
       verdict: verdict('16', 'fail', method, `${failed.length} media source(s) failed`),
-      defects: [{ severity: 'major', dimension: 'functionality', title: 'Media does not load', detail: `Media source ${failed[0]!.url} failed (${failed[0]!.status ?? failed[0]!.errorText}).`, rubricItem: '16', points: 1, phase: 'static', evidence: { excerpt: failed[0]!.url } }],
+      defects: [{ code: 'media-failed', severity: 'major', dimension: 'functionality', title: 'Media does not load', detail: `Media source ${failed[0]!.url} failed (${failed[0]!.status ?? failed[0]!.errorText}).`, rubricItem: '16', points: 1, phase: 'static', evidence: { excerpt: failed[0]!.url } }],
     };
   }
   return { verdict: verdict('16', 'pass', method, 'media sources load'), defects: [] };
@@ -392,13 +417,19 @@ export function smoothness(f: Facts): CheckResult {
   const samples = [st.frameTiming?.fps, ...f.steps.map((s) => s.frameTiming?.fps)].filter((x): x is number => typeof x === 'number' && x >= 0);
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
+  // the machine's own capacity in the same run: an empty page's frame rate measured before the app loaded
+  const machine = st.machineFrameRate?.fps;
+  const machineLimited = machine !== undefined && median !== null && (machine < 20 || median >= machine * 0.5);
+  if (animates && median !== null && median < 10 && machineLimited) {
+    return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but the machine itself delivered only ${machine} fps on an empty page in the same run: the machine was the limit, not the app`), defects: [] };
+  }
   if (animates && median !== null && median < 10) {
     const critical = median < 3;
-    defects.push({ severity: critical ? 'critical' : 'major', dimension: 'aesthetics', title: `Animation stutters (${median} fps)`, detail: `The page delivers a median of ${median} frames per second over ${samples.length} measurements (long frames: ${st.frameTiming?.longFrames ?? 0} in the idle second).`, rubricItem: '11', points: critical ? 2 : 1, phase: 'static', evidence: {} });
+    defects.push({ code: 'animation-stutter', severity: critical ? 'critical' : 'major', dimension: 'aesthetics', title: `Animation stutters (${median} fps)`, detail: `The page delivers a median of ${median} frames per second over ${samples.length} measurements (long frames: ${st.frameTiming?.longFrames ?? 0} in the idle second).`, rubricItem: '11', points: critical ? 2 : 1, phase: 'static', evidence: {} });
   }
-  if (st.loadMs > 10_000) defects.push({ severity: 'minor', dimension: 'aesthetics', title: 'Slow to load', detail: `The page took ${(st.loadMs / 1000).toFixed(1)} s to load.`, rubricItem: '11', points: 0.5, phase: 'static', evidence: {} });
+  if (st.loadMs > 10_000) defects.push({ code: 'slow-load', severity: 'minor', dimension: 'aesthetics', title: 'Slow to load', detail: `The page took ${(st.loadMs / 1000).toFixed(1)} s to load.`, rubricItem: '11', points: 0.5, phase: 'static', evidence: {} });
   if (!animates && !defects.length) return { verdict: verdict('11', 'not-assessed', method, `the page does not animate by itself; loaded in ${st.loadMs} ms`), defects: [] };
-  return { verdict: verdict('11', defects.length ? 'fail' : 'pass', method, `median ${median ?? '–'} fps over ${samples.length} measurements; loaded in ${st.loadMs} ms`), defects };
+  return { verdict: verdict('11', defects.length ? 'fail' : 'pass', method, `median ${median ?? '–'} fps over ${samples.length} measurements${machine !== undefined ? ` (machine capacity ${machine} fps)` : ''}; loaded in ${st.loadMs} ms`), defects };
 }
 
 /** Item 10, design refinement: decided by the styling-signal baseline (see baseline.ts); verdict only. */
@@ -442,8 +473,16 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
 
   const hang = steps.find((s) => s.outcome === 'unresponsive');
   if (hang) {
-    d3.push({ severity: 'critical', dimension: 'functionality', title: 'Page freezes', detail: `After ${label(hang)} the main thread stopped answering; the app is unusable from then on.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: hang.index, screenshot: hang.screenshotBefore ?? undefined } });
+    d3.push({ code: 'page-freeze', severity: 'critical', dimension: 'functionality', title: 'Page freezes', detail: `After ${label(hang)} the main thread stopped answering; the app is unusable from then on.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: hang.index, screenshot: hang.screenshotBefore ?? undefined } });
   }
+
+  // the brief's core actions (issue 11 point 2): a control that serves one is core, the rest secondary
+  const features = briefFeatures(f.ev.task.query.prompt);
+  const core = new Set(features.map((x) => x.id));
+  const isCore = (name: string) => {
+    const c = conceptOfControl(name);
+    return !!c && core.has(c);
+  };
 
   // errors thrown during steps (no double penalty: an error already counted at load is not counted again)
   const thrownBy = new Map<string, TraceStep>();
@@ -453,15 +492,46 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       const k = errorKey(e.text);
       if (staticErrorKeys.has(k) || thrownBy.has(k)) continue;
       thrownBy.set(k, s);
-      d3.push({ severity: 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}`, rubricItem: '3', points: 1, cap: 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
+      const c = !!s.action.target && isCore(s.action.target.name);
+      d3.push({ code: c ? 'core-feature-error' : 'interaction-error', severity: c ? 'critical' : 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : ''}`, rubricItem: '3', points: c ? 3 : 1, cap: c ? undefined : 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
     }
   }
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
 
+  // a page that destroys itself on a step (body emptied, nearly all elements gone): the step did it
+  const destroyed = steps.find((s) => s.content && s.content.before.elements >= 3 && s.content.after.elements <= Math.max(1, s.content.before.elements * 0.1) && s.content.after.textChars < Math.max(5, s.content.before.textChars * 0.1));
+  if (destroyed) {
+    d3.push({ code: 'page-self-destructs', severity: 'critical', dimension: 'functionality', title: `Page destroys itself on ${label(destroyed)}`, detail: `Step ${destroyed.index} (${label(destroyed)}) left ${destroyed.content!.after.elements} of ${destroyed.content!.before.elements} elements and ${destroyed.content!.after.textChars} of ${destroyed.content!.before.textChars} characters of text: the app is gone.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: destroyed.index, screenshot: destroyed.screenshotAfter ?? undefined } });
+  }
+
   // dead controls: every try (≥ 2) performed, none with a visible effect — unless a library the page
-  // needs could not be loaded offline, in which case no control can be blamed on the app
+  // needs could not be loaded offline, in which case no control can be blamed on the app. Not controls,
+  // never dead: a canvas, image or decorative element without handlers or a role, a container that
+  // delegates clicks to its children; never dead: actions with nothing to do in the state they met or
+  // whose effect leaves the page (download, print, clipboard, new tab).
   const libMissing = f.cdnScriptsMissing.length > 0;
+  const inv = f.ev.static?.inventory;
+  const seen = new Map((inv?.interactive ?? []).map((e) => [e.signature, e]));
+  const notControl = (t: NonNullable<TraceStep['action']['target']>): string | null => {
+    const e = seen.get(t.signature);
+    const explicitRole = t.role !== 'clickable';
+    if (!explicitRole && /^(canvas|img|svg|picture|figure|video)$/.test(t.tag) && !(e?.handlers?.length)) return 'a graphic without handlers or a role is not a control';
+    if (!explicitRole && !(e?.handlers?.length) && /^(div|span|section|li|p|article|main|ul|td|tr|header|footer|h\d)$/.test(t.tag)) return 'decorative element (pointer cursor only, no handler or role)';
+    const inside = (inv?.interactive ?? []).filter((o) => o.signature !== t.signature && o.box.x >= t.box.x - 1 && o.box.y >= t.box.y - 1 && o.box.x + o.box.width <= t.box.x + t.box.width + 1 && o.box.y + o.box.height <= t.box.y + t.box.height + 1).length;
+    if (!explicitRole && inside >= 2) return `a container of ${inside} controls (delegated handler): its children are the controls`;
+    return null;
+  };
+  const OFF_PAGE = /\b(save|download|export|print|copy|share|tweet|open in new|png|pdf|csv)\b|enregistrer|télécharger|imprimer|copier|partager|guardar|descargar|imprimir|copiar|compartir|salvar|baixar|partilhar|speichern|herunterladen|drucken|kopieren|teilen|保存|下载|导出|打印|复制|分享|ダウンロード|印刷|コピー|共有|저장|다운로드|인쇄|복사|공유/i;
+  const CLEARS = (name: string) => ['reset', 'delete'].includes(conceptOfControl(name) ?? '') || /\bundo\b|annuler|deshacer|desfazer|rückgängig|撤销|元に戻す|실행 취소/i.test(name);
+  // steps that create something a clear/delete/undo could remove: drawing (drag), typing text, adding
+  const PRODUCES = (s: TraceStep) =>
+    s.outcome === 'ok' &&
+    !!s.effect?.screenChanged &&
+    (s.action.kind === 'drag' ||
+      (s.action.kind === 'fill' && s.action.target?.role === 'textbox' && !!s.action.value && !/^#[0-9a-f]{3,8}$|^-?[\d.]+$/i.test(s.action.value)) ||
+      (s.action.kind === 'click' && ['add', 'increment', 'start', 'submit', 'calculate'].includes(conceptOfControl(s.action.target?.name ?? '') ?? '')));
   let exemptDead = 0;
+  const quiet: string[] = [];
   const byTarget = new Map<string, TraceStep[]>();
   for (const s of steps) {
     if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
@@ -472,6 +542,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   }
   let working = 0;
   let dead = 0;
+  const failing = new Set<string>(erroredTargets as Set<string>);
   for (const [sig, tries] of byTarget) {
     if (tries.some((t) => t.effect!.screenChanged)) {
       working++;
@@ -482,50 +553,88 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       exemptDead++;
       continue;
     }
-    dead++;
     const t = tries[0]!.action.target!;
+    const nc = notControl(t);
+    const recorded = tries.find((x) => x.quietExpected)?.quietExpected;
+    const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
+    const firstTry = tries[0]!.index;
+    const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
+    // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
+    const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
+    const why = recorded ? `${recorded.kind}: ${recorded.reason}` : nc ?? offPage ?? nothing ?? needsInput;
+    if (why) {
+      quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
+      continue;
+    }
+    dead++;
+    failing.add(sig);
+    const c = isCore(t.name);
     const primary = t.role === 'button' || t.tag === 'button';
-    d13.push({ severity: primary ? 'major' : 'minor', dimension: 'functionality', title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`, detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).`, rubricItem: '13', points: primary ? 1 : 0.5, cap: 'dead-controls', phase: 'interaction', evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined } });
+    d13.push({
+      code: 'dead-control',
+      severity: c ? 'critical' : 'minor',
+      dimension: 'functionality',
+      title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`,
+      detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).${c ? ` It serves the brief's core action "${conceptOfControl(t.name)}": the app's core does not work.` : ' A secondary control (not named by the brief).'}`,
+      rubricItem: '13',
+      points: c ? 3 : primary ? 0.5 : 0.5,
+      cap: c ? undefined : 'dead-controls',
+      phase: 'interaction',
+      evidence: { step: tries[tries.length - 1]!.index, screenshot: tries[tries.length - 1]!.screenshotAfter ?? undefined },
+    });
   }
 
   // nothing the user clicks works: "all buttons dead on an otherwise complete page → about 3–4, not 1"
   // (METHOD.md §9): one critical −4 in place of the per-control deductions; a page where any control
-  // works is not in this case
+  // works — by click or by key — is not in this case
   const clicks = [...byTarget.keys()];
   // keys that changed the app are working controls too (issue 11: a snake steered by arrows works)
   if (steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && s.outcome === 'ok' && s.effect?.kind === 'changed')) working++;
+  const keyWorks = steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press' || s.action.kind === 'drag' || s.action.kind === 'fill') && s.outcome === 'ok' && !!s.effect?.screenChanged);
   const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
-  if (clicks.length > 0 && working === 0 && failedControls > 0 && !libMissing) {
-    for (const d of [...d13, ...d3]) if (d.cap === 'dead-controls' || d.cap === 'interaction-errors') d.points = 0;
-    d3.push({ severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
+  if (clicks.length > 0 && working === 0 && !keyWorks && failedControls > 0 && !libMissing) {
+    for (const d of [...d13, ...d3]) if (d.code === 'dead-control' || d.code === 'interaction-error' || d.code === 'core-feature-error') d.points = 0;
+    d3.push({ code: 'no-control-works', severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
   }
+  const tally: FeatureTally[] = tallyFeatures(features, steps, [...new Map([...(inv?.interactive ?? []).map((e) => [e.signature, { signature: e.signature, name: e.name, role: e.role }] as const), ...steps.filter((s) => s.action.target).map((s) => [s.action.target!.signature, { signature: s.action.target!.signature, name: s.action.target!.name, role: s.action.target!.role }] as const)]).values()], failing);
 
   // game keys that never change a still screen
   if (tr.gameLike) {
     const keys = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && !s.action.target && s.outcome === 'ok' && s.effect);
-    const still = (f.ev.static?.animatedShare ?? 0) < 0.005;
+    // only a screen where nothing moved at all can show that keys do nothing: on a page that animates by
+    // itself (a snake crawling a few cells), small key effects hide in its own motion — not assessed
+    const still = (f.ev.static?.animatedShare ?? 0) < 0.005 && keys.every((s) => s.effect!.pixelChange < 0.0005);
     // only a page that listens for keys claims keyboard control (an autonomous canvas animation does not)
     const listens = !!f.ev.static?.inventory?.listenedEvents.some((e) => /^key/.test(e));
     if (keys.length >= 4 && still && listens && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
-      d13.push({ severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
+      d13.push({ code: 'keys-dead', severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
     }
   }
 
   // placeholder handlers: the only effect of a control is an alert
   const alertOnly = steps.filter((s) => s.dialogs.some((d) => d.type === 'alert') && s.effect && s.effect.domMutations === 0 && s.action.target);
   if (alertOnly.length >= 2) {
-    d14.push({ severity: 'major', dimension: 'functionality', title: 'Placeholder handlers', detail: `${alertOnly.length} controls only pop up an alert ("${alertOnly[0]!.dialogs[0]!.message.slice(0, 80)}") and change nothing.`, rubricItem: '14', points: 1, cap: 'placeholders', phase: 'interaction', evidence: { step: alertOnly[0]!.index } });
+    d14.push({ code: 'placeholder-handlers', severity: 'major', dimension: 'functionality', title: 'Placeholder handlers', detail: `${alertOnly.length} controls only pop up an alert ("${alertOnly[0]!.dialogs[0]!.message.slice(0, 80)}") and change nothing.`, rubricItem: '14', points: 1, cap: 'placeholders', phase: 'interaction', evidence: { step: alertOnly[0]!.index } });
   }
   const offApp = steps.filter((s) => s.navigations.some((n) => n.offApp));
   if (offApp.length) {
-    d14.push({ severity: 'minor', dimension: 'functionality', title: 'Control leaves the app', detail: `${label(offApp[0]!)} opened ${offApp[0]!.navigations.find((n) => n.offApp)!.url} outside the app.`, rubricItem: '14', points: 0.5, phase: 'interaction', evidence: { step: offApp[0]!.index } });
+    d14.push({ code: 'leaves-app', severity: 'minor', dimension: 'functionality', title: 'Control leaves the app', detail: `${label(offApp[0]!)} opened ${offApp[0]!.navigations.find((n) => n.offApp)!.url} outside the app.`, rubricItem: '14', points: 0.5, phase: 'interaction', evidence: { step: offApp[0]!.index } });
   }
 
   const acted = steps.filter((s) => s.outcome === 'ok' && s.effect);
   const withEffect = acted.filter((s) => s.effect!.screenChanged).length;
   return [
     { verdict: verdict('3', d3.length ? 'fail' : 'not-assessed', m3, d3.length ? d3.map((d) => d.title).join('; ') : `no broken behaviour in ${acted.length} actions; correctness against the brief needs a model-backed judge`), defects: d3 },
-    { verdict: verdict('3a', dead || d3.length ? 'fail' : 'pass', 'tally of exercised controls', `${working} control(s) responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)`), defects: [] },
+    {
+      verdict: verdict(
+        '3a',
+        tally.some((t) => t.status === 'failing') || (!features.length && (dead || d3.length)) ? 'fail' : tally.length || working ? 'pass' : 'not-assessed',
+        "tally of the brief's features (core actions read from the query in its language) against the controls that serve them, by accessible name",
+        `${tally.length ? `brief features: ${tally.filter((t) => t.status === 'working').length} found and working, ${tally.filter((t) => t.status === 'failing').length} found and failing, ${tally.filter((t) => t.status === 'untested').length} found but not exercised, ${tally.filter((t) => t.status === 'not-found').length} not found — ${tally.map((t) => `${t.feature}: ${t.status}${t.control ? ` (${t.control})` : ''}`).join('; ')}` : 'the brief names no action to tally'}; controls: ${working} responded, ${dead} dead, ${thrownBy.size} error(s) on use, ${tr.untested.length} untested (not counted)${quiet.length ? `; without effect but not dead: ${quiet.join(', ')}` : ''}`,
+      ),
+      defects: [],
+      features: tally,
+    },
     {
       verdict: verdict('13', d13.length ? 'fail' : exemptDead ? 'exempt' : acted.length ? 'pass' : 'not-assessed', m13, `${withEffect}/${acted.length} actions had a visible effect${exemptDead ? `; ${exemptDead} control(s) without effect not counted: ${f.cdnScriptsMissing[0]} could not be loaded offline` : ''}`),
       defects: d13,

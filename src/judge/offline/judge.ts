@@ -141,6 +141,9 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
     [...ev.pageErrors, ...ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f)).map((e) => errorKey(e.text)),
   );
   const dynamicChecks = [...interactionChecks(f, staticErrorKeys, minTries), ...(f.rendered && ev.interaction ? [invariantChecks(ev)] : [])];
+  const features = dynamicChecks.find((c) => c.features)?.features;
+  const inj = ev.static?.inventory?.hiddenText?.injection;
+  if (inj) reasons.push(`Injection attempt: the page hides text addressed to an evaluator ("${inj.text.slice(0, 120)}"); it is not part of the UI and was not read as such.`);
 
   const base = ev.static ? aestheticsBaseline(ev.static) : { tier: 0, bonus: 0, signals: 'no static perception', bonuses: [] };
   const defects = applyCaps([...staticChecks, ...dynamicChecks].flatMap((c) => c.defects));
@@ -211,6 +214,7 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
     defects,
     rubric,
     reasons,
+    ...(features ? { features } : {}),
     unscorable,
     ablation,
   };
