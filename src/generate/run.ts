@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { modelSchema, type ModelConfig, type PriceTable } from '../config/schema.js';
 import { InputError } from '../errors.js';
@@ -11,6 +10,7 @@ import { limiterFor, rateLimited } from '../providers/rate-limit.js';
 import { loadSpecs } from '../spec/load.js';
 import { loadBenchQueries } from '../spec/queries-jsonl.js';
 import type { CandidateMode, Query } from '../types.js';
+import { packageRoot } from '../util/package-root.js';
 import { writeJsonAtomic, writeTextAtomic } from '../util/atomic.js';
 import { generateHtml } from './html.js';
 import { generationPaths, isDone, settingsHashOf, UsageMeter, writeRecord, type GenerationPaths, type GenerationRecord } from './ledger.js';
@@ -19,7 +19,7 @@ import { sandboxHost, type HostOptions } from './react/host.js';
 import { ProjectTools, type ToolHost } from './react/tools.js';
 
 /** The React scaffold models start from (Vite 7, React 19, TypeScript, Tailwind v4, shadcn/ui-style deps). */
-export const REACT_TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'react-vite');
+export const REACT_TEMPLATE = path.join(packageRoot(), 'templates', 'react-vite');
 
 /** A generation system prompt: its file, text and hash (sha256, 12 hex). */
 export interface GenerationPrompt {
