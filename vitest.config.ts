@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 const scale = Math.max(1, Number(process.env.COOKIE_TEST_TIME_SCALE) || 1);
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // the judge-precision suite (test/precision, 80+ pages) is its own run: npm run test:precision
+    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     // the CLI the e2e tests spawn runs the compiled dist/: built once here when stale
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 900_000 * scale,
