@@ -114,11 +114,18 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         evidence.documentLoads = log.loads;
         if (Object.keys(log.dropped).length) evidence.dropped = log.dropped;
         evidence.cdn = { rewrites: log.cdnRewrites, unresolved: log.failedRequests.filter((r) => r.blocked && isCdnUrl(r.url)).map((r) => r.url) };
-        await s.close();
         // the evaluation's renderers end here (a busy loop with them), before the next evaluation starts; the
-        // browser itself too when the page flooded (its load may sit in the browser process) or crashed
-        const hostile = log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
-        await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
+        // browser itself too when the page flooded (its load may sit in the browser process) or crashed, or
+        // its context would not close: the lease is given back whatever closing the session did
+        let closed = true;
+        try {
+          await s.close();
+        } catch {
+          closed = false;
+        } finally {
+          const hostile = !closed || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
+          await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
+        }
       }
     }),
     context: f<'context'>(async ({ session }, use) => use(session.context)),
