@@ -23,12 +23,10 @@ describe('result cache and resume', () => {
     const first = await runCli(['test', '.'], { cwd: dir });
     expect(first.code).toBe(0);
     const out = path.join(dir, 'cookie-results');
-    const t0 = Date.now();
     const second = await runCli(['test', '.'], { cwd: dir, env: { COOKIE_CHROMIUM: '/nonexistent-browser' } }); // proves no browser is launched
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/3 cached/);
     expect(readResults(out).evaluations.every((e) => e.cached)).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(scaled(15_000));
     fs.writeFileSync(path.join(dir, 'p1.html'), page('Page one, edited'));
     await runCli(['test', '.'], { cwd: dir });
     const third = readResults(out).evaluations;
@@ -46,8 +44,8 @@ describe('result cache and resume', () => {
     const child = spawn(process.execPath, [BIN, 'test', '.', '--concurrency', '1'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
     const results = path.join(dir, 'cookie-results', 'results.json');
     const finished = () => (fs.existsSync(results) ? readResults(path.join(dir, 'cookie-results')).evaluations.length : 0);
-    const t0 = Date.now();
-    while (finished() < 2 && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 200));
+    // bounded by the run itself (it ends after 4 evaluations), not by how fast this machine is
+    while (finished() < 2 && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     const done = readResults(path.join(dir, 'cookie-results')).evaluations.map((e) => e.candidate);

@@ -61,20 +61,24 @@ describe('environment freeze', () => {
     expect(b.audio).toBeCloseTo(a.audio, 1);
     expect(Buffer.compare(shotA, shotB)).toBe(0);
 
-    // resumes at normal speed, with no catch-up burst for the 2 frozen seconds
+    // resumes at normal speed, with no catch-up burst for the 2 frozen seconds: the app advances by about
+    // the wall time that really passed (measured here, so a busy machine does not decide the result), never
+    // by the 2 s it was frozen on top
+    const t0 = Date.now();
     await f.unfreeze();
     await sleep(1000);
     const c = await snap();
+    const elapsed = Date.now() - t0;
     expect(c.n - b.n).toBeGreaterThanOrEqual(6);
-    expect(c.n - b.n).toBeLessThanOrEqual(14);
+    expect(c.n - b.n).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 4);
     expect(c.date - b.date).toBeGreaterThan(700);
-    expect(c.date - b.date).toBeLessThan(1600);
+    expect(c.date - b.date).toBeLessThan(elapsed + 500);
     expect(c.css - b.css).toBeGreaterThan(700);
-    expect(c.css - b.css).toBeLessThan(1600);
+    expect(c.css - b.css).toBeLessThan(elapsed + 500);
     expect(c.video - b.video).toBeGreaterThan(0.5);
-    expect(c.video - b.video).toBeLessThan(1.6);
+    expect(c.video - b.video).toBeLessThan(elapsed / 1000 + 0.5);
     expect(c.audio - b.audio).toBeGreaterThan(0.5);
-    expect(c.audio - b.audio).toBeLessThan(1.6);
+    expect(c.audio - b.audio).toBeLessThan(elapsed / 1000 + 0.5);
     await s.close();
   });
 
