@@ -279,7 +279,8 @@ export class BrowserPool {
     if (p.pid !== null && groupAlive(p.pid)) {
       const pgid = p.pid;
       killGroup(pgid);
-      await settle(() => !processes().some((e) => e.pgid === pgid && alive(e.pid)));
+      // wait (at most 10 s) until the whole group is gone, so a replacement never runs beside it
+      await settle(() => !processes().some((e) => e.pgid === pgid && alive(e.pid)), 500);
     }
   }
 }
