@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleReporter } from '../../reporters/console.js';
 import type { EvaluationResult, EvaluationTask } from '../../src/types.js';
@@ -10,7 +11,7 @@ const result = (id: string, ms: number): EvaluationResult => ({
 });
 function sink(isTTY: boolean) {
   const chunks: string[] = [];
-  return { chunks, stream: { isTTY, columns: 200, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean } };
+  return { chunks, stream: { isTTY, columns: 200, write: (s: string) => (chunks.push(isTTY ? s : stripVTControlCharacters(s)), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean } };
 }
 
 beforeEach(() => vi.useFakeTimers({ now: new Date('2026-12-01T15:00:00Z') }));
