@@ -130,7 +130,16 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push('the page crashed (its renderer process died)');
     return result;
   }
-  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+  // a page that reloads itself destroys the probe's context mid-call: while new documents keep loading, the
+  // page is busy, not hung — ask again (at most 3 times) in the new document
+  let responsive = await isResponsive(page, opts.timeouts.unresponsive);
+  for (let tries = 0, loads = session.log.loads.length; !responsive && tries < 3 && loads > 1; tries++) {
+    await sleep(100);
+    responsive = await isResponsive(page, opts.timeouts.unresponsive);
+    if (session.log.loads.length === loads) break;
+    loads = session.log.loads.length;
+  }
+  if (!responsive) {
     result.unresponsive = true;
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
     return result;
