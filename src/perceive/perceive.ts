@@ -133,11 +133,12 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // a page that reloads itself destroys the probe's context mid-call: while new documents keep loading, the
   // page is busy, not hung — ask again (at most 3 times) in the new document
   let responsive = await isResponsive(page, opts.timeouts.unresponsive);
-  for (let tries = 0, loads = session.log.loads.length; !responsive && tries < 3 && loads > 1; tries++) {
-    await sleep(100);
-    responsive = await isResponsive(page, opts.timeouts.unresponsive);
+  for (let tries = 0; !responsive && tries < 3 && session.log.loads.length > 0 && !session.log.crashed; tries++) {
+    // wait (≤ 2 s) for the next document to finish loading: none means the page is hung, not reloading
+    const loads = session.log.loads.length;
+    for (let i = 0; i < 20 && session.log.loads.length === loads; i++) await sleep(100);
     if (session.log.loads.length === loads) break;
-    loads = session.log.loads.length;
+    responsive = await isResponsive(page, opts.timeouts.unresponsive);
   }
   if (!responsive) {
     result.unresponsive = true;
