@@ -7,12 +7,12 @@
 // Run: npx tsx bench/floor.bench.ts [--steps N] [--pages tiny,buttons,...] [--repeat N]   (prints; asserts nothing)
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { startStaticServer } from '../src/deploy/static-server.js';
 import type { EvaluationResult, RunResults } from '../src/types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,18 +63,6 @@ function runCookie(c: PageCase, dir: string): { wallMs: number; result: Evaluati
   return { wallMs, result, steps: trace };
 }
 
-/** A tiny static server for the bare script (the floor of serving a folder). */
-function serve(root: string): Promise<{ url: string; close(): void }> {
-  const server = http.createServer((req, res) => {
-    const p = path.join(root, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
-    const file = fs.existsSync(p) && fs.statSync(p).isDirectory() ? path.join(p, 'index.html') : p;
-    if (!fs.existsSync(file)) return void res.writeHead(404).end();
-    const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type }).end(fs.readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, close: () => server.close() })));
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The same work with no analysis: deploy, launch, load, 4 screenshots, the recorded inputs. */
@@ -91,7 +79,7 @@ async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, 
     root = path.join(copy, 'dist');
     entry = '';
   }
-  const server = await serve(root);
+  const server = await startStaticServer(root, { spa: c.mode === 'react' });
   t.deploy = performance.now() - t0;
   t0 = performance.now();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -101,7 +89,7 @@ async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, 
   t0 = performance.now();
   // CDN scripts are not reachable offline; the bare script lets them fail fast (Cookie serves its own copy)
   await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort());
-  await page.goto(server.url + entry, { waitUntil: 'load' });
+  await page.goto(`${server.origin}/${entry}`, { waitUntil: 'load' });
   await page.screenshot();
   await page.screenshot({ fullPage: true });
   for (const w of [375, 768]) {
@@ -124,7 +112,7 @@ async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, 
   t.interact = performance.now() - t0;
   t0 = performance.now();
   await browser.close();
-  server.close();
+  await server.close();
   t.teardown = performance.now() - t0;
   return t;
 }
