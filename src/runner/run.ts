@@ -113,6 +113,11 @@ function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['det
   return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
 }
 
+/** The environment a run measures in (results.json `environment`), described with one of its browsers. */
+async function describeEnvironment(browser: Browser, config: ResolvedConfig): Promise<EnvironmentInfo> {
+  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: await webglRenderer(browser), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+}
+
 /** The name (built-in or module path) of a reporter entry; undefined for a reporter object. */
 function entryName(r: ResolvedConfig['reporters'][number]): string | undefined {
   return typeof r === 'string' ? r : Array.isArray(r) ? String(r[0]) : undefined;
@@ -298,31 +303,24 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const remote = !!(config.browser.wsEndpoint || config.browser.cdpEndpoint);
   const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const previous = ResultsStore.read(outputDir);
-  let environment: EnvironmentInfo | null = null;
-  const describeEnvironment = async (): Promise<EnvironmentInfo> => {
-    if (environment) return environment;
-    // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
-    if (remote) {
-      const b = await getBrowser();
-      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
-      return environment;
-    }
-    const lease = await pool.acquire();
-    try {
-      const b = lease.browser;
-      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
-    } finally {
-      await lease.close();
-    }
-    return environment;
-  };
   const cached = new Map(tasks.flatMap((t) => {
     const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
     return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
   }));
+  // set whenever an evaluation will run (a fully cached run launches no browser and evaluates nothing)
+  let environment: EnvironmentInfo | null = null;
   if (cached.size < tasks.length) {
     try {
-      await describeEnvironment();
+      // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
+      if (remote) environment = await describeEnvironment(await getBrowser(), config);
+      else {
+        const lease = await pool.acquire();
+        try {
+          environment = await describeEnvironment(lease.browser, config);
+        } finally {
+          await lease.close();
+        }
+      }
     } catch (e) {
       await reporter.onError((e as Error).message);
       return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
@@ -348,7 +346,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);
   }
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
+  // environment is set whenever runOne evaluates (only uncached tasks are evaluated, and they described it above)
+  const ctx = { config, outputDir, environment: environment!, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
   // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};
