@@ -1,4 +1,5 @@
 import { InputError } from '../src/errors.js';
+import { namesModule } from '../src/plugins/paths.js';
 import type { Reporter } from '../src/types.js';
 import { didYouMeanName as didYouMean } from '../src/util/did-you-mean.js';
 import { ConsoleReporter } from './console.js';
@@ -33,24 +34,11 @@ export const FILE_REPORTERS: Record<string, 'outputFile' | 'outputFolder'> = { j
  */
 export function checkReporterNames(names: string[], source: string, field = 'reporters'): void {
   for (const [i, name] of names.entries()) {
-    // built-in names are checked here; objects ('') and module paths (./my-reporter.ts) load as plugins (src/plugins)
-    if (!name || REPORTERS[name] || /[\\/]|\.[cm]?[jt]s$/.test(name)) continue;
+    // built-in names are checked here; objects ('') and modules (./my-reporter.ts) load as plugins (src/plugins/load.ts)
+    if (!name || REPORTERS[name] || namesModule(name)) continue;
     const guess = didYouMean(name, Object.keys(REPORTERS));
     throw new InputError(source, source.startsWith('--') ? `"${name}"` : `${field}.${i}`, `unknown reporter "${name}"`, `${guess ? `did you mean "${guess}"? ` : ''}use one of ${Object.keys(REPORTERS).join(', ')}`);
   }
-}
-
-/**
- * Create reporters from config entries.
- * @throws InputError for an unknown reporter name
- */
-export function createReporters(entries: (string | [string, Record<string, unknown>])[], source = '--reporter'): Reporter[] {
-  return entries.map((e) => {
-    const [name, options] = typeof e === 'string' ? [e, {}] : e;
-    const make = REPORTERS[name];
-    if (!make) checkReporterNames([name], source);
-    return make!(options);
-  });
 }
 
 /** Fan every event out to several reporters (Playwright's multiplexer); one failing reporter never stops the others. */

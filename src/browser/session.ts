@@ -54,14 +54,22 @@ export class EventLog {
   }
 }
 
+/** ms within which a healthy context closes; a slower close means the page left load in the browser (see {@link AppSession.close}). */
+export const CONTEXT_CLOSE_SLOW_MS = 5_000;
+
 /** An isolated browser context showing one candidate's app, with the network fenced to its origin. */
 export interface AppSession {
   context: BrowserContext;
   page: Page;
   log: EventLog;
   origin: string;
-  /** Close the context; bounded in time even when the page's renderer is hung. */
-  close(): Promise<void>;
+  /**
+   * Close the context; bounded in time (10 s) even when the page's renderer is hung.
+   * @returns true when the context closed promptly (within {@link CONTEXT_CLOSE_SLOW_MS}); false when it
+   *   needed longer or did not close: the page has left load in the browser process (a pushState flood keeps
+   *   it busy for minutes after its renderer is gone), so a pooled browser should be replaced
+   */
+  close(): Promise<boolean>;
 }
 
 /** Options of {@link openAppSession}. */
@@ -291,8 +299,10 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     log,
     origin,
     async close() {
-      await timebox(context.close(), 10_000, 'context close').catch(() => {});
+      const start = Date.now();
+      const prompt = await timebox(context.close(), 10_000, 'context close').then(() => Date.now() - start < CONTEXT_CLOSE_SLOW_MS, () => false);
       await proxy.close();
+      return prompt;
     },
   };
 }

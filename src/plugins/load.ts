@@ -10,7 +10,7 @@ import type { Reporter } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { AGENT_API_VERSION, JUDGE_API_VERSION, REPORTER_API_VERSION, type AgentPlugin, type Judge, type JudgePlugin, type PluginEntry } from './api.js';
 import { BUILTIN_AGENTS, BUILTIN_JUDGES } from './builtin.js';
-import { isModulePath } from './paths.js';
+import { namesModule } from './paths.js';
 
 /** Which kind of plugin an entry names (for messages and version checks). */
 export type PluginKind = 'agent' | 'judge' | 'reporter';
@@ -38,7 +38,7 @@ export async function loadPlugin<T extends object>(kind: PluginKind, entry: Plug
     options = opts ?? {};
     const builtin = builtins[name];
     if (builtin) plugin = await builtin(options);
-    else if (isModulePath(name) || fs.existsSync(name)) {
+    else if (namesModule(name)) {
       if (!fs.existsSync(name)) throw new InputError(source, field, `${kind} module "${name}" not found`, 'give a path relative to the config file (or the working directory on the command line)');
       let mod: Record<string, unknown>;
       try {

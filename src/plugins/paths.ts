@@ -1,10 +1,20 @@
 /** Where a plugin entry's module lives (kept apart from the loader so config loading stays light). */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PluginEntry } from './api.js';
 
 /** True when a string names a module rather than a built-in: a relative or absolute path, or a file with a JS/TS extension. */
 export function isModulePath(s: string): boolean {
   return /^(\.{1,2}[\\/]|[\\/]|[a-zA-Z]:\\)/.test(s) || /\.(m|c)?(t|j)sx?$/.test(s);
+}
+
+/**
+ * True when the plugin loader ({@link loadPlugin} in load.ts) takes a name that is not a built-in for a
+ * module: a {@link isModulePath module path}, or any name of an existing file. Everything else is an
+ * unknown name.
+ */
+export function namesModule(s: string): boolean {
+  return isModulePath(s) || fs.existsSync(s);
 }
 
 /**

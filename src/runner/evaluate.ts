@@ -118,18 +118,10 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         // browser itself too when the page flooded (its load may sit in the browser process) or crashed, or
         // its context would not close: the lease is given back whatever closing the session did
         // (a context that needs seconds to close, or a page that stopped answering, has left its load in the
-        // browser: a pushState flood keeps the browser process busy for minutes after its renderer is gone)
-        let closed = true;
-        const closing = Date.now();
-        try {
-          await s.close();
-          closed = Date.now() - closing < 5_000;
-        } catch {
-          closed = false;
-        } finally {
-          const hostile = !closed || !!evidence.static?.unresponsive || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
-          await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
-        }
+        // browser: session.close() says whether the context closed promptly)
+        const closed = await s.close().catch(() => false);
+        const hostile = !closed || !!evidence.static?.unresponsive || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
+        await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
       }
     }),
     context: f<'context'>(async ({ session }, use) => use(session.context)),

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createReporters, multiplex } from '../../reporters/index.js';
+import { checkReporterNames, multiplex } from '../../reporters/index.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { createReporters } from '../plugins/load.js';
 import type { EvaluationResult, RunResults } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { CACHE_FILE } from './cache.js';
@@ -101,7 +102,9 @@ export async function mergeReports(dirs: string[], outputDir: string, reporters:
   if (evaluations.some((e) => e.trial)) markTrials(run, (first.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin);
   writeJsonAtomic(path.join(out, CACHE_FILE), { version: 1, entries: cacheEntries });
   writeJsonAtomic(path.join(out, RESULTS_FILE), run);
-  const reporter = multiplex(createReporters(reporters, 'merge-reports --reporter'));
+  const source = 'merge-reports --reporter';
+  checkReporterNames(reporters.map((r) => (typeof r === 'string' ? r : r[0])), source);
+  const reporter = multiplex(await createReporters(reporters, source));
   await reporter.onRunEnd(run, out);
   return { run, blobs, duplicates, exitCode: evaluations.every((e) => e.passed) ? 0 : 1 };
 }

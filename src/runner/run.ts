@@ -113,6 +113,21 @@ function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['det
   return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
 }
 
+/** The environment a run measures in (results.json `environment`), described with one of its browsers. */
+async function describeEnvironment(browser: Browser, config: ResolvedConfig): Promise<EnvironmentInfo> {
+  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: await webglRenderer(browser), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+}
+
+/** The name (built-in or module path) of a reporter entry; undefined for a reporter object. */
+function entryName(r: ResolvedConfig['reporters'][number]): string | undefined {
+  return typeof r === 'string' ? r : Array.isArray(r) ? String(r[0]) : undefined;
+}
+
+/** The options of a reporter entry (`{}` for a bare name). */
+function entryOptions(r: ResolvedConfig['reporters'][number]): Record<string, unknown> {
+  return Array.isArray(r) ? ((r as [string, Record<string, unknown>])[1] ?? {}) : {};
+}
+
 /** Drop repeated reporter entries (same name/path and options); objects are kept as given. */
 function dedupeReporters(entries: ResolvedConfig['reporters']): ResolvedConfig['reporters'] {
   const seen = new Set<string>();
@@ -129,15 +144,12 @@ function dedupeReporters(entries: ResolvedConfig['reporters']): ResolvedConfig['
 function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
   // --reporter adds to the config's reporters (a module path is relative to the working directory); the
   // console reporter stays unless silent; a name given twice is created once
-  let reporters: ResolvedConfig['reporters'] = dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r.startsWith('[') ? (JSON.parse(r) as [string, Record<string, unknown>]) : r, o.cwd))]);
-  const nameOf = (r: ResolvedConfig['reporters'][number]): string | undefined => (typeof r === 'string' ? r : Array.isArray(r) ? (r[0] as string) : undefined);
-  if ((o.env ?? process.env).GITHUB_ACTIONS === 'true' && !reporters.some((r) => nameOf(r) === 'github')) reporters.push('github');
+  let reporters: ResolvedConfig['reporters'] = dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r, o.cwd))]);
+  if ((o.env ?? process.env).GITHUB_ACTIONS === 'true' && !reporters.some((r) => entryName(r) === 'github')) reporters.push('github');
   // --output-file name=path: that reporter, on, writing there (Vitest --outputFile.<reporter>)
   for (const [name, file] of Object.entries(o.outputFiles ?? {})) {
-    const key = FILE_REPORTERS[name]!;
-    const target = path.resolve(o.cwd, file);
-    const has = reporters.some((r) => nameOf(r) === name);
-    reporters = has ? reporters.map((r) => (nameOf(r) === name ? [name, { ...(typeof r === 'string' ? {} : ((r as [string, Record<string, unknown>])[1] ?? {})), [key]: target }] : r)) : [...reporters, [name, { [key]: target }]];
+    const target = { [FILE_REPORTERS[name]!]: path.resolve(o.cwd, file) };
+    reporters = reporters.some((r) => entryName(r) === name) ? reporters.map((r) => (entryName(r) === name ? [name, { ...entryOptions(r), ...target }] : r)) : [...reporters, [name, target]];
   }
   return {
     ...config,
@@ -166,7 +178,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     const loaded = await loadConfig(o.cwd, o.configFile);
     if (loaded.file) inputs.push(loaded.file);
     // blame the file that names an unknown reporter: the config file, or the command line
-    checkReporterNames(loaded.config.reporters.map((r) => (typeof r === 'string' ? r : Array.isArray(r) ? String(r[0]) : '')), loaded.file ?? '(config)');
+    checkReporterNames(loaded.config.reporters.map((r) => entryName(r) ?? ''), loaded.file ?? '(config)');
     checkReporterNames(o.reporters ?? [], '--reporter');
     for (const name of Object.keys(o.outputFiles ?? {})) {
       checkReporterNames([name], `--output-file.${name}`);
@@ -182,9 +194,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     // junit and github write paths relative to the run's working directory (CI's checkout)
     reporters = await createReporters(
       config.reporters.map((r) => {
-        if (typeof r === 'string' ? r !== 'junit' && r !== 'github' : !Array.isArray(r) || (r[0] !== 'junit' && r[0] !== 'github')) return r;
-        const [name, opts] = typeof r === 'string' ? [r, {}] : (r as [string, Record<string, unknown>]);
-        return [name, { cwd: o.cwd, ...opts }] as [string, Record<string, unknown>];
+        const name = entryName(r);
+        return name === 'junit' || name === 'github' ? [name, { cwd: o.cwd, ...entryOptions(r) }] : r;
       }),
       configSource,
     );
@@ -192,6 +203,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   const reporter = multiplex([...reporters, ...(o.extraReporters ?? [])]);
+  const reported = config.reporters.includes('console');
   // the agent and the judge are plugins chosen here, once for the run (src/plugins), never inside evidence collection
   let judge: Judge;
   let agent: Awaited<ReturnType<typeof loadAgentPlugin>>;
@@ -200,9 +212,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     agent = await loadAgentPlugin(config, configSource);
   } catch (e) {
     await reporter.onError((e as Error).message);
-    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs, reported: config.reporters.includes('console') };
+    return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs, reported };
   }
-  const reported = config.reporters.includes('console');
   const outputDir = path.resolve(o.cwd, config.outputDir);
 
   let files: string[];
@@ -233,10 +244,9 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       await reporter.onError(msg);
     }
   }
-  const outputDirForErrors = path.resolve(o.cwd, config.outputDir);
   if (!suites.length) {
     // every spec is broken: still tell the reporters (JUnit lists each as an <error>), unless only listing
-    if (!o.list) await reporter.onRunEnd({ schemaVersion: 1, cookieVersion: COOKIE_VERSION, browserVersion: 'not launched', startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(), config: redactConfig(config), environment: null, evaluations: [], specErrors: brokenSpecs }, outputDirForErrors);
+    if (!o.list) await reporter.onRunEnd({ schemaVersion: 1, cookieVersion: COOKIE_VERSION, browserVersion: 'not launched', startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(), config: redactConfig(config), environment: null, evaluations: [], specErrors: brokenSpecs }, outputDir);
     return { run: null, exitCode: 2, specErrors, inputs, reported };
   }
 
@@ -250,10 +260,10 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     filters.push(`--grep ${o.grep}`);
   }
   if (o.lastFailed) {
-    const last = readLastRun(outputDirForErrors);
-    if (!last) await reporter.onError(`warning: --last-failed: no ${LAST_RUN_FILE} in ${outputDirForErrors} (no finished run there yet): running every evaluation`);
+    const last = readLastRun(outputDir);
+    if (!last) await reporter.onError(`warning: --last-failed: no ${LAST_RUN_FILE} in ${outputDir} (no finished run there yet): running every evaluation`);
     else {
-      if (!last.failedTests.length) return { run: null, exitCode: 0, specErrors, inputs, reported, note: `--last-failed: the last run in ${outputDirForErrors} had no failures; nothing to run` };
+      if (!last.failedTests.length) return { run: null, exitCode: 0, specErrors, inputs, reported, note: `--last-failed: the last run in ${outputDir} had no failures; nothing to run` };
       const failed = new Set(last.failedTests);
       tasks = tasks.filter((t) => failed.has(t.id));
       filters.push('--last-failed');
@@ -293,31 +303,24 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const remote = !!(config.browser.wsEndpoint || config.browser.cdpEndpoint);
   const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
   const previous = ResultsStore.read(outputDir);
-  let environment: EnvironmentInfo | null = null;
-  const describeEnvironment = async (): Promise<EnvironmentInfo> => {
-    if (environment) return environment;
-    // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
-    if (remote) {
-      const b = await getBrowser();
-      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
-      return environment;
-    }
-    const lease = await pool.acquire();
-    try {
-      const b = lease.browser;
-      environment = { cookieVersion: COOKIE_VERSION, browserVersion: b.version(), webglRenderer: await webglRenderer(b), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
-    } finally {
-      await lease.close();
-    }
-    return environment;
-  };
   const cached = new Map(tasks.flatMap((t) => {
     const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
     return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
   }));
+  // set whenever an evaluation will run (a fully cached run launches no browser and evaluates nothing)
+  let environment: EnvironmentInfo | null = null;
   if (cached.size < tasks.length) {
     try {
-      await describeEnvironment();
+      // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
+      if (remote) environment = await describeEnvironment(await getBrowser(), config);
+      else {
+        const lease = await pool.acquire();
+        try {
+          environment = await describeEnvironment(lease.browser, config);
+        } finally {
+          await lease.close();
+        }
+      }
     } catch (e) {
       await reporter.onError((e as Error).message);
       return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
@@ -343,7 +346,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);
   }
   const limit = pLimit(config.concurrency);
-  const ctx = { config, outputDir, environment: env ?? { cookieVersion: COOKIE_VERSION, browserVersion: 'unknown', webglRenderer: null, platform: os.platform(), node: process.version }, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
+  // environment is set whenever runOne evaluates (only uncached tasks are evaluated, and they described it above)
+  const ctx = { config, outputDir, environment: environment!, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
   // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};
