@@ -16,11 +16,10 @@ const el = (name: string, over: Partial<ObservedElement> = {}): ObservedElement 
   return { ref, name, tag: 'button', role: 'button', signature: `button|b|div|${name}|${ref}`, group: 'button|b|div', box: { x: 10 + (ref % 10) * 60, y: 10 + Math.floor(ref / 10) * 40, width: 50, height: 30 }, inViewport: true, disabled: false, ...over };
 };
 const obs = (elements: ObservedElement[], step = 0): Observation => ({ step, budget: 25, url: 'http://127.0.0.1:1/', elements, screenshot: null, viewport: { width: 1280, height: 800 }, previous: null });
-const host = { origin: 'http://127.0.0.1:1', done: () => false };
 const all = (h: Heuristic, elements: ObservedElement[]) => {
   const out = [];
   for (let i = 0; i < 12; i++) {
-    const d = h.next(obs(elements, i), host);
+    const d = h.next(obs(elements, i));
     if (!d) break;
     out.push(d);
   }

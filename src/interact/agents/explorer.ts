@@ -6,7 +6,7 @@ import { PasteHeuristic } from './heuristics/fields.js';
 import { ListFlowHeuristic } from './heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from './heuristics/second-look.js';
 import { SearchFilterHeuristic, SortHeuristic } from './heuristics/sort-filter.js';
-import type { Heuristic } from './heuristics/types.js';
+import { clickOn as click, target, type Heuristic } from './heuristics/types.js';
 
 /** Most elements tried per group of repeated elements (the reference verifier samples 3–5). */
 export const SAMPLE_PER_GROUP = 4;
@@ -66,10 +66,6 @@ function isExternal(e: ObservedElement, origin: string): boolean {
   } catch {
     return true;
   }
-}
-
-function target(e: ObservedElement) {
-  return { signature: e.signature, name: e.name, role: e.role, tag: e.tag, group: e.group, box: e.box };
 }
 
 /**
@@ -156,7 +152,6 @@ export class OfflineExplorer implements Agent {
     const els = obs.elements;
     const usable = els.filter((e) => !e.disabled && !isExternal(e, this.origin) && e.type !== 'file' && e.box.width * e.box.height >= 16);
     const groupOk = (e: ObservedElement) => (this.groupTried.get(e.group) ?? 0) < SAMPLE_PER_GROUP;
-    const click = (e: ObservedElement, why: string): Decision => ({ action: { kind: 'click', target: target(e) }, reasoning: why, ref: e.ref, key: `click|${e.signature}` });
     const buttonish = (e: ObservedElement) => e.role === 'button' || e.role === 'clickable' || e.role === 'link';
 
     // 1. game-like pages: a start button first, and a restart button whenever one appears after play
@@ -182,7 +177,7 @@ export class OfflineExplorer implements Agent {
       const sig = this.retryNow;
       this.retryNow = null;
       const e = usable.find((x) => x.signature === sig);
-      if (e) return { ...click(e, `Careful tester (first click): "${e.name || e.tag}" showed nothing; click it again right away — does it need two clicks?`), key: `retry|${e.signature}`, check: { invariant: 'first-click', subject: e.name || e.tag } };
+      if (e) return click(e, `Careful tester (first click): "${e.name || e.tag}" showed nothing; click it again right away — does it need two clicks?`, { key: `retry|${e.signature}`, check: { invariant: 'first-click', subject: e.name || e.tag } });
     }
     // 2. submit right after filling a field (a person fills, then submits)
     if (this.lastFilled) {
@@ -202,7 +197,7 @@ export class OfflineExplorer implements Agent {
     }
     // 2b. careful-tester sequences (calculation, add/complete/delete, sort, search, paste, draw+resize…)
     for (const h of this.heuristics) {
-      const d = h.next(obs, { origin: this.origin, done: (k) => this.attempts.has(k) });
+      const d = h.next(obs);
       if (d) {
         this.pendingFill = null;
         return d;

@@ -2,9 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
-import type { Agent, Decision, Observation } from '../agent.js';
+import type { Decision, Observation } from '../agent.js';
 import {
   addUsage,
+  budgetSpentNote,
   FINISH_PARAMETERS,
   inViewport,
   invalidDecision,
@@ -12,12 +13,11 @@ import {
   noUsage,
   playwrightKey,
   reportArgs,
-  reportFromText,
   reportOf,
   resultText,
+  ScreenAgent,
   screenDecision,
   screenPrompt,
-  traceReport,
   type Point,
   type ScreenAction,
 } from './model-screen.js';
@@ -54,25 +54,23 @@ const cuInput = z.object({
  * answered at once without acting. The app stays frozen while the model thinks (the loop holds the freeze
  * during `next`). A final message without a tool call, or the `finish` tool, is the report.
  */
-export class AnthropicComputerUseAgent implements Agent {
+export class AnthropicComputerUseAgent extends ScreenAgent {
   readonly name: string;
-  readonly wantsScreenshot = true;
   private readonly sdk: Anthropic;
   private readonly messages: Msg[] = [];
   private readonly tool: keyof typeof ANTHROPIC_COMPUTER_BETAS;
   private pending: { id: string; others: string[] } | null = null;
-  private finalReport: AgentReport | null = null;
-  private finalText: string | null = null;
   private pointer: Point = { x: 640, y: 400 };
   private mouseDownAt: Point | null = null;
   private display = { width: 1280, height: 800 };
-  private readonly record: AgentProtocolRecord;
+  protected readonly record: AgentProtocolRecord;
 
   constructor(
-    private readonly client: ModelClient,
+    protected readonly client: ModelClient,
     private readonly task: { url: string; prompt: string; budget: number },
     why: string,
   ) {
+    super();
     const m = client.modelConfig;
     this.name = `anthropic-computer-use (${client.model})`;
     this.tool = m.computerTool === 'computer_20250124' ? 'computer_20250124' : 'computer_20251124';
@@ -265,30 +263,15 @@ export class AnthropicComputerUseAgent implements Agent {
     }
   }
 
-  async report(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport> {
-    if (this.finalReport) return this.finalReport;
-    if (this.finalText !== null) return reportFromText(this.finalText, steps, untested, consoleErrors);
-    // the budget ran out: answer the last action and ask for the report with a forced finish call
-    try {
-      const note = `The action budget is spent. Call finish with your report. Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.`;
-      if (this.pending) this.pushUser([...this.answer(this.pending, [{ type: 'text', text: resultText(steps[steps.length - 1] ?? null) }]), { type: 'text', text: note }]);
-      else this.pushUser([{ type: 'text', text: note }]);
-      this.pending = null;
-      const res = await this.send(noUsage(), { type: 'tool', name: 'finish' });
-      const use = res.content.find((b) => b.type === 'tool_use' && b.name === 'finish');
-      const r = use && use.type === 'tool_use' ? reportArgs.safeParse(use.input) : null;
-      if (r?.success) return (this.finalReport = reportOf(r.data));
-    } catch {
-      /* fall back to the trace */
-    }
-    return traceReport(steps, untested, consoleErrors);
-  }
-
-  usage(): Usage {
-    return { ...this.client.usage };
-  }
-
-  protocolRecord(): AgentProtocolRecord {
-    return this.record;
+  /** The budget ran out: answer the last action and ask for the report with a forced finish call. */
+  protected async askReport(steps: TraceStep[], _untested: string[], consoleErrors: string[]): Promise<AgentReport | null> {
+    const note = budgetSpentNote('The action budget is spent. Call finish with your report.', consoleErrors);
+    if (this.pending) this.pushUser([...this.answer(this.pending, [{ type: 'text', text: resultText(steps[steps.length - 1] ?? null) }]), { type: 'text', text: note }]);
+    else this.pushUser([{ type: 'text', text: note }]);
+    this.pending = null;
+    const res = await this.send(noUsage(), { type: 'tool', name: 'finish' });
+    const use = res.content.find((b) => b.type === 'tool_use' && b.name === 'finish');
+    const r = use && use.type === 'tool_use' ? reportArgs.safeParse(use.input) : null;
+    return r?.success ? (this.finalReport = reportOf(r.data)) : null;
   }
 }

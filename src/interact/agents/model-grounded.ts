@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { ChatMessage, ChatPart } from '../../providers/chat.js';
 import type { ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
-import type { Agent, Decision, Observation } from '../agent.js';
+import type { Decision, Observation } from '../agent.js';
 import {
   addUsage,
+  budgetSpentNote,
   coordinateScale,
   inViewport,
   invalidDecision,
@@ -14,10 +15,10 @@ import {
   pngSize,
   reportFromText,
   resultText,
+  ScreenAgent,
   screenDecision,
   screenPrompt,
   smartResize,
-  traceReport,
   type CoordinateConvention,
   type Point,
   type ScreenAction,
@@ -243,22 +244,21 @@ export function parseQwen(reply: string, pointer: Point): Parsed {
  * screenshot's own size (so a 2× device screenshot maps correctly). A malformed reply is answered with the
  * parse error and retried, up to {@link MAX_REPLIES_PER_STEP} replies a step.
  */
-export class GroundedAgent implements Agent {
+export class GroundedAgent extends ScreenAgent {
   readonly name: string;
-  readonly wantsScreenshot = true;
   private readonly history: ChatMessage[] = [];
   private readonly convention: CoordinateConvention;
-  private readonly record: AgentProtocolRecord;
-  private finalText: string | null = null;
+  protected readonly record: AgentProtocolRecord;
   private pointer: Point = { x: 640, y: 400 };
   private lastSpace = '';
 
   constructor(
-    private readonly client: ModelClient,
+    protected readonly client: ModelClient,
     private readonly task: { url: string; prompt: string; budget: number },
     private readonly grammar: GroundedGrammar,
     why: string,
   ) {
+    super();
     this.convention = client.modelConfig.coordinates ?? 'relative-1000';
     this.name = `${grammar} (${client.provider.provider}:${client.model})`;
     this.record = { requested: client.modelConfig.protocol ?? 'auto', used: grammar, why, corrections: [] };
@@ -325,25 +325,12 @@ export class GroundedAgent implements Agent {
     return this.history.slice(start).map((m) => (m.role === 'user' ? { ...m, content: m.content.map((p) => (p.type === 'image' ? { type: 'text' as const, text: '[earlier screenshot omitted]' } : p)) } : m));
   }
 
-  async report(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport> {
-    if (this.finalText !== null) return reportFromText(this.finalText, steps, untested, consoleErrors);
-    try {
-      const ask = this.grammar === 'ui-tars' ? "The action budget is spent. Reply with Thought: … and Action: finished(content='your neutral report')." : 'The action budget is spent. Call computer_use with action=answer and your neutral report as text.';
-      const res = await this.client.complete({ system: this.system(this.lastSpace), messages: [...this.trimmed(), { role: 'user', content: [{ type: 'text', text: `${ask} Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.` }] }] });
-      const p = this.grammar === 'ui-tars' ? parseUiTars(res.text) : parseQwen(res.text, this.pointer);
-      if ('finish' in p) return reportFromText(p.finish, steps, untested, consoleErrors);
-    } catch {
-      /* fall back to the trace */
-    }
-    return traceReport(steps, untested, consoleErrors);
-  }
-
-  usage(): Usage {
-    return { ...this.client.usage };
-  }
-
-  protocolRecord(): AgentProtocolRecord {
-    return this.record;
+  /** The budget ran out: ask for the report in the grammar's own way of ending. */
+  protected async askReport(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport | null> {
+    const ask = this.grammar === 'ui-tars' ? "The action budget is spent. Reply with Thought: … and Action: finished(content='your neutral report')." : 'The action budget is spent. Call computer_use with action=answer and your neutral report as text.';
+    const res = await this.client.complete({ system: this.system(this.lastSpace), messages: [...this.trimmed(), { role: 'user', content: [{ type: 'text', text: budgetSpentNote(ask, consoleErrors) }] }] });
+    const p = this.grammar === 'ui-tars' ? parseUiTars(res.text) : parseQwen(res.text, this.pointer);
+    return 'finish' in p ? reportFromText(p.finish, steps, untested, consoleErrors) : null;
   }
 }
 

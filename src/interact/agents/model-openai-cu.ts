@@ -3,9 +3,10 @@ import type { ResponseInputItem, ResponseOutputItem, Tool } from 'openai/resourc
 import { z } from 'zod';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
-import type { Agent, Decision, Observation } from '../agent.js';
+import type { Decision, Observation } from '../agent.js';
 import {
   addUsage,
+  budgetSpentNote,
   FINISH_PARAMETERS,
   inViewport,
   invalidDecision,
@@ -13,12 +14,11 @@ import {
   noUsage,
   playwrightKey,
   reportArgs,
-  reportFromText,
   reportOf,
   resultText,
+  ScreenAgent,
   screenDecision,
   screenPrompt,
-  traceReport,
   type Point,
   type ScreenAction,
 } from './model-screen.js';
@@ -52,26 +52,24 @@ const cuAction = z.discriminatedUnion('type', [
  * only concern the candidate itself — and `stop` ends the exploration. Either way each check is recorded in
  * the trace (`protocol.safetyChecks`): a page that trips `malicious_instructions` is evidence about the app.
  */
-export class OpenAIComputerUseAgent implements Agent {
+export class OpenAIComputerUseAgent extends ScreenAgent {
   readonly name: string;
-  readonly wantsScreenshot = true;
   private readonly sdk: OpenAI;
   private readonly toolType: 'computer_use_preview' | 'computer';
   private previousId: string | undefined;
   private pending: { callId: string; checks: SafetyCheck[] } | null = null;
   private queue: ScreenAction[] = [];
-  private finalReport: AgentReport | null = null;
-  private finalText: string | null = null;
   private stoppedBySafety: string | null = null;
   private viewport = { width: 1280, height: 800 };
   private lastShot: Buffer | null = null;
-  private readonly record: AgentProtocolRecord;
+  protected readonly record: AgentProtocolRecord;
 
   constructor(
-    private readonly client: ModelClient,
+    protected readonly client: ModelClient,
     private readonly task: { url: string; prompt: string; budget: number },
     why: string,
   ) {
+    super();
     const m = client.modelConfig;
     this.name = `openai-computer-use (${client.model})`;
     this.toolType = m.computerTool === 'computer' ? 'computer' : 'computer_use_preview';
@@ -229,30 +227,15 @@ export class OpenAIComputerUseAgent implements Agent {
     }
   }
 
-  async report(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport> {
-    if (this.finalReport) return this.finalReport;
-    if (this.finalText !== null) return reportFromText(this.finalText, steps, untested, consoleErrors);
-    try {
-      const note = `The action budget is spent. Call finish with your report. Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.`;
-      const input: ResponseInputItem[] = this.pending ? [this.screenshotItem(this.pending.callId, this.lastShot, this.pending.checks), { role: 'user', content: note }] : [{ role: 'user', content: note }];
-      this.pending = null;
-      const out = await this.send(input, noUsage(), { type: 'function', name: 'finish' });
-      const f = out.find((o) => o.type === 'function_call' && o.name === 'finish');
-      if (f && f.type === 'function_call') {
-        const r = reportArgs.safeParse(JSON.parse(f.arguments));
-        if (r.success) return (this.finalReport = reportOf(r.data));
-      }
-    } catch {
-      /* fall back to the trace */
-    }
-    return traceReport(steps, untested, consoleErrors);
-  }
-
-  usage(): Usage {
-    return { ...this.client.usage };
-  }
-
-  protocolRecord(): AgentProtocolRecord {
-    return this.record;
+  /** The budget ran out: answer the last call and ask for the report with a forced finish call. */
+  protected async askReport(_steps: TraceStep[], _untested: string[], consoleErrors: string[]): Promise<AgentReport | null> {
+    const note = budgetSpentNote('The action budget is spent. Call finish with your report.', consoleErrors);
+    const input: ResponseInputItem[] = this.pending ? [this.screenshotItem(this.pending.callId, this.lastShot, this.pending.checks), { role: 'user', content: note }] : [{ role: 'user', content: note }];
+    this.pending = null;
+    const out = await this.send(input, noUsage(), { type: 'function', name: 'finish' });
+    const f = out.find((o) => o.type === 'function_call' && o.name === 'finish');
+    if (!f || f.type !== 'function_call') return null;
+    const r = reportArgs.safeParse(JSON.parse(f.arguments));
+    return r.success ? (this.finalReport = reportOf(r.data)) : null;
   }
 }

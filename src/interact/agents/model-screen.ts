@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { loadPrompt, renderPrompt } from '../../prompts.js';
+import type { ModelClient } from '../../providers/client.js';
 import type { Action, AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
-import type { Decision } from '../agent.js';
+import type { Agent, Decision, Observation } from '../agent.js';
 
 /**
  * Shared parts of the screenshot-only model agents (issue 17: Anthropic and OpenAI computer use, UI-TARS,
@@ -236,12 +237,55 @@ export function addUsage(into: Usage, u: Usage): void {
   into.costUsd = Math.round((into.costUsd + u.costUsd) * 1e6) / 1e6;
 }
 
-/** A new protocol record. */
-export function protocolRecord(requested: string, used: string, why: string): AgentProtocolRecord {
-  return { requested, used, why, corrections: [] };
-}
-
 /** The decision of a step whose replies were all unusable: nothing is done, the step is recorded as failed. */
 export function invalidDecision(error: string, replies: number, usage: Usage): Decision {
   return { action: { kind: 'wait', durationMs: 0 }, reasoning: `the model gave ${replies} unusable replies; last error: ${error}`, invalid: error, usage };
+}
+
+/** The request for the report once the budget is spent: `ask` and the console errors seen (first 10). */
+export function budgetSpentNote(ask: string, consoleErrors: string[]): string {
+  return `${ask} Console errors seen: ${consoleErrors.slice(0, 10).join(' | ') || 'none'}.`;
+}
+
+/**
+ * What the screenshot-only agents (Anthropic and OpenAI computer use, UI-TARS / Qwen-VL) share: they look
+ * (`wantsScreenshot`), report the client's usage and their protocol record, and end with the same report
+ * order — the report the model gave (`finalReport`), else its final text read by {@link reportFromText}
+ * (`finalText`), else one request for the report ({@link askReport}, called only then), else
+ * {@link traceReport} when that request fails or yields none.
+ */
+export abstract class ScreenAgent implements Agent {
+  abstract readonly name: string;
+  readonly wantsScreenshot = true;
+  protected abstract readonly client: ModelClient;
+  protected abstract readonly record: AgentProtocolRecord;
+  /** The report of the model's own `finish` call. */
+  protected finalReport: AgentReport | null = null;
+  /** The model's last words when it ended without a `finish` call. */
+  protected finalText: string | null = null;
+
+  abstract next(obs: Observation): Promise<Decision>;
+
+  /** Ask the model once for its report after the budget ran out; null when the reply holds none. May throw. */
+  protected abstract askReport(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport | null>;
+
+  async report(steps: TraceStep[], untested: string[], consoleErrors: string[]): Promise<AgentReport> {
+    if (this.finalReport) return this.finalReport;
+    if (this.finalText !== null) return reportFromText(this.finalText, steps, untested, consoleErrors);
+    try {
+      const r = await this.askReport(steps, untested, consoleErrors);
+      if (r) return r;
+    } catch {
+      /* fall back to the trace */
+    }
+    return traceReport(steps, untested, consoleErrors);
+  }
+
+  usage(): Usage {
+    return { ...this.client.usage };
+  }
+
+  protocolRecord(): AgentProtocolRecord {
+    return this.record;
+  }
 }

@@ -1,4 +1,3 @@
-import type { TraceStep } from '../../../types.js';
 import type { Decision, Observation, ObservedElement } from '../../agent.js';
 import { clickOn, distance, isPressable, isTextField, target, usable, type Heuristic } from './types.js';
 import { ADD_WORDS, COMPLETE_WORDS, DELETE_WORDS, SEARCH_WORDS } from './words.js';
@@ -53,8 +52,6 @@ export class ListFlowHeuristic implements Heuristic {
     }
     return null;
   }
-
-  observe(_step: TraceStep, _d: Decision): void {}
 }
 
 /** A text field (not a search field) and the Add button nearest to it (same form, or within 400 px). */

@@ -1,13 +1,4 @@
-import type { TraceStep } from '../../../types.js';
 import type { Decision, Observation, ObservedElement } from '../../agent.js';
-
-/** What every careful-tester heuristic can ask of the explorer that runs it. */
-export interface HeuristicHost {
-  /** The page's origin (links off it are never followed). */
-  readonly origin: string;
-  /** Has this action key been performed already? */
-  done(key: string): boolean;
-}
 
 /**
  * A careful-tester sequence (issue 11 point 3): a small named heuristic that recognises a pattern on the
@@ -18,9 +9,7 @@ export interface HeuristicHost {
 export interface Heuristic {
   readonly name: string;
   /** The next decision of this heuristic's sequence for the current observation, or null (nothing to do). */
-  next(obs: Observation, host: HeuristicHost): Decision | null;
-  /** Learn from a finished step of this heuristic. */
-  observe?(step: TraceStep, d: Decision): void;
+  next(obs: Observation): Decision | null;
 }
 
 /** The target fields of an action on an observed element. */
