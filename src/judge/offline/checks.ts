@@ -555,13 +555,12 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     }
     const t = tries[0]!.action.target!;
     const nc = notControl(t);
-    const recorded = tries.find((x) => x.quietExpected)?.quietExpected;
     const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
     const firstTry = tries[0]!.index;
     const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
     // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
-    const why = recorded ? `${recorded.kind}: ${recorded.reason}` : nc ?? offPage ?? nothing ?? needsInput;
+    const why = nc ?? offPage ?? nothing ?? needsInput;
     if (why) {
       quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
       continue;
