@@ -560,12 +560,6 @@ export interface TraceStep {
   check?: StepCheck;
   /** Elements and text characters (non-space) in the body before and after the step: a page that destroys itself shows here. */
   content?: { before: { elements: number; textChars: number }; after: { elements: number; textChars: number } };
-  /**
-   * Set by the agent when an action without visible effect was expected to have none: `nothing-to-do`
-   * (clear on an empty canvas, delete with nothing selected) or `off-page` (download, print, clipboard,
-   * new tab). Such a step is never evidence of a dead control.
-   */
-  quietExpected?: { kind: 'nothing-to-do' | 'off-page'; reason: string };
 }
 
 /** The audio track of an interaction. */

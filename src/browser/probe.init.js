@@ -10,7 +10,7 @@
   const nat = {
     gcs: window.getComputedStyle, rect: Element.prototype.getBoundingClientRect,
     textRect: Range.prototype.getBoundingClientRect, createRange: Document.prototype.createRange,
-    raf: window.requestAnimationFrame, qsa: Document.prototype.querySelectorAll,
+    raf: window.requestAnimationFrame,
   };
   const gcs = (el) => nat.gcs.call(window, el);
   const rectOf = (el) => nat.rect.call(el);
@@ -286,7 +286,7 @@
     const covered = !!top && top !== el && !el.contains(top) && !top.contains(el) && !(el.labels && [...el.labels].some((l) => l === top || l.contains(top)));
     let cover = null;
     if (covered) {
-      const tr = top.getBoundingClientRect();
+      const tr = rectOf(top);
       cover = { selector: cssPath(top), tag: top.tagName.toLowerCase(),
         dialog: !!top.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]'),
         interactive: !!(top.matches(INTERACTIVE) || top.querySelector('button,a[href],input,select,textarea,[role=button]') || top.closest('button,a[href],label')),
@@ -379,11 +379,13 @@
     flush();
     return out;
   }
-  function visibleText() {
-    return textParts().visible.join('\n').replace(/[ \t\f\v]+/g, ' ').trim();
+  /** The visible text, one line per block (`parts`: a walk already made by {@link textParts}). */
+  function visibleText(parts) {
+    return (parts || textParts()).visible.join('\n').replace(/[ \t\f\v]+/g, ' ').trim();
   }
-  function hiddenText() {
-    const p = textParts();
+  /** The hidden text, why it is hidden, and an injection attempt in it (`parts` as in visibleText). */
+  function hiddenText(parts) {
+    const p = parts || textParts();
     const all = p.hidden.join('\n');
     const m = INJECTION.exec(all);
     let injection = null;
@@ -527,7 +529,8 @@
 
   function inventory() {
     const vw = innerWidth, vh = innerHeight, area = vw * vh;
-    const txt = visibleText();
+    const parts = textParts(); // one walk of the text nodes for the visible and the hidden text
+    const txt = visibleText(parts);
     const images = [...document.images].slice(0, 200).map((img) => {
       const r = rectOf(img);
       const cs = gcs(img);
@@ -568,7 +571,7 @@
       textProblems: textProblems(),
       layout: layoutMetrics(),
       canvasText: canvasText(),
-      hiddenText: hiddenText(),
+      hiddenText: hiddenText(parts),
       tampered: tampered(),
       scrollHeight: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
     };
@@ -633,7 +636,7 @@
     for (const c of cands) {
       const cls = typeof c.className === 'string' ? c.className : '';
       if (DONE_CLASS.test(cls)) return true;
-      if (c.childNodes.length && [...c.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && /line-through/.test(getComputedStyle(c).textDecorationLine)) return true;
+      if (c.childNodes.length && [...c.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && /line-through/.test(gcs(c).textDecorationLine)) return true;
     }
     return false;
   }
@@ -720,7 +723,6 @@
     }
     return null;
   }
-  function externalCount() { return external.length; }
   function externalSince(n) { return external.slice(n); }
   /** Share of a 2D canvas's pixels that differ from its most common colour (ink); null when unreadable. */
   function canvasInk() {
@@ -741,7 +743,7 @@
   /** Backing-store size of visible canvases against their CSS size × devicePixelRatio. */
   function canvasBacking() {
     return [...document.querySelectorAll('canvas')].filter((c) => visible(c)).slice(0, 10).map((c) => {
-      const r = c.getBoundingClientRect();
+      const r = rectOf(c);
       return { width: c.width, height: c.height, cssWidth: Math.round(r.width), cssHeight: Math.round(r.height), dpr: devicePixelRatio,
         areaShare: Math.round((r.width * r.height) / (innerWidth * innerHeight) * 1000) / 1000 };
     });
@@ -788,7 +790,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, externalCount, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

@@ -307,16 +307,24 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   };
 }
 
+/** Playwright's error when the page replaced its document under a call (a reload, a followed link). */
+const CONTEXT_DESTROYED = /Execution context was destroyed/;
+
 /**
  * True when the page's main thread answers a trivial evaluation within `ms`. A page stuck in a busy
- * loop makes every browser call wait forever (PITFALLS.md), so this is how hangs are detected.
+ * loop makes every browser call wait forever (PITFALLS.md), so this is how hangs are detected. A page
+ * that replaced its document mid-call (it reloads itself, follows a link) is busy, not hung: the new
+ * document is asked, within the same `ms`. Any other failure (a time-out, a closed page) is no answer.
  */
 export async function isResponsive(page: Page, ms: number): Promise<boolean> {
-  try {
-    await timebox(page.evaluate('1'), ms, 'responsiveness probe');
-    return true;
-  } catch {
-    return false;
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await timebox(page.evaluate('1'), Math.max(1, deadline - Date.now()), 'responsiveness probe');
+      return true;
+    } catch (e) {
+      if (!CONTEXT_DESTROYED.test(String((e as Error)?.message ?? e)) || page.isClosed() || Date.now() >= deadline) return false;
+    }
   }
 }
 

@@ -130,17 +130,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push('the page crashed (its renderer process died)');
     return result;
   }
-  // a page that reloads itself destroys the probe's context mid-call: while new documents keep loading, the
-  // page is busy, not hung — ask again (at most 3 times) in the new document
-  let responsive = await isResponsive(page, opts.timeouts.unresponsive);
-  for (let tries = 0; !responsive && tries < 3 && session.log.loads.length > 0 && !session.log.crashed; tries++) {
-    // wait (≤ 2 s) for the next document to finish loading: none means the page is hung, not reloading
-    const loads = session.log.loads.length;
-    for (let i = 0; i < 20 && session.log.loads.length === loads; i++) await sleep(100);
-    if (session.log.loads.length === loads) break;
-    responsive = await isResponsive(page, opts.timeouts.unresponsive);
-  }
-  if (!responsive) {
+  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
     result.unresponsive = true;
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
     return result;

@@ -59,7 +59,7 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
     expect(judgeOffline(withQuery(evidence({}, [click('Add', false), click('All', true), click('Add', false)]), TODO)).defects).toEqual([]);
   });
   it('an action the explorer recorded as having nothing to do is never dead', () => {
-    const q = { quietExpected: { kind: 'nothing-to-do' as const, reason: 'no item selected' } };
+    const q = { effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'nothing-to-do' as const, why: 'nothing is selected' } };
     const j = judgeOffline(evidence({}, [click('Apply', false, q), click('Other', true), click('Apply', false, q)]));
     expect(j.defects).toEqual([]);
   });

@@ -555,13 +555,12 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     }
     const t = tries[0]!.action.target!;
     const nc = notControl(t);
-    const recorded = tries.find((x) => x.quietExpected)?.quietExpected;
     const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
     const firstTry = tries[0]!.index;
     const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
     // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
-    const why = recorded ? `${recorded.kind}: ${recorded.reason}` : nc ?? offPage ?? nothing ?? needsInput;
+    const why = nc ?? offPage ?? nothing ?? needsInput;
     if (why) {
       quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
       continue;
@@ -588,11 +587,12 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   // (METHOD.md §9): one critical −4 in place of the per-control deductions; a page where any control
   // works — by click or by key — is not in this case
   const clicks = [...byTarget.keys()];
-  // keys that changed the app are working controls too (issue 11: a snake steered by arrows works)
-  if (steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press') && s.outcome === 'ok' && s.effect?.kind === 'changed')) working++;
-  const keyWorks = steps.some((s) => (s.action.kind === 'hold' || s.action.kind === 'press' || s.action.kind === 'drag' || s.action.kind === 'fill') && s.outcome === 'ok' && !!s.effect?.screenChanged);
+  // keys, drags and typing that changed the app show it works too (issue 11: a snake steered by arrows
+  // works); the keys count as one responding control in the tally
+  const worksOtherwise = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press' || s.action.kind === 'drag' || s.action.kind === 'fill') && s.outcome === 'ok' && !!s.effect?.screenChanged);
+  if (worksOtherwise.some((s) => s.action.kind === 'hold' || s.action.kind === 'press')) working++;
   const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
-  if (clicks.length > 0 && working === 0 && !keyWorks && failedControls > 0 && !libMissing) {
+  if (clicks.length > 0 && working === 0 && !worksOtherwise.length && failedControls > 0 && !libMissing) {
     for (const d of [...d13, ...d3]) if (d.code === 'dead-control' || d.code === 'interaction-error' || d.code === 'core-feature-error') d.points = 0;
     d3.push({ code: 'no-control-works', severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
   }
