@@ -79,6 +79,14 @@ export interface ProjectDeployment {
   close(): Promise<void>;
 }
 
+/**
+ * The {@link ProjectOptions} a Cookie config sets: its npm cache (made absolute against the working
+ * directory) and its install, build and serve time limits (ms); the registry is left to the default.
+ */
+export function projectOptionsOf(c: { npmCache: string; timeouts: { install: number; build: number; serve: number } }): ProjectOptions {
+  return { npmCache: path.resolve(c.npmCache), installTimeoutMs: c.timeouts.install, buildTimeoutMs: c.timeouts.build, serveTimeoutMs: c.timeouts.serve };
+}
+
 const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next', 'coverage']);
 /** Port npm's proxy setting names inside the sandbox (forwarded to Cookie's registry proxy) and the dev server's port there. */
 const PROXY_PORT = 3128;

@@ -3,17 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { cookieNpmrc } from '../../deploy/dependencies.js';
 import { runCommand } from '../../deploy/processes.js';
-import { BuildFailure, deployProject } from '../../deploy/project.js';
+import { BuildFailure, deployProject, type ProjectOptions } from '../../deploy/project.js';
 import { safeEnv } from '../../util/safe-env.js';
 import { isRegistrySpec, type BuildOutcome, type ToolHost, type ToolResult } from './tools.js';
-
-/** Time limits and the npm cache of the React tools' steps (ms). */
-export interface HostOptions {
-  npmCache: string;
-  installTimeoutMs: number;
-  buildTimeoutMs: number;
-  serveTimeoutMs: number;
-}
 
 /** Dependencies of a package.json that do not come from the registry by name and range (git, URLs, paths, aliases). */
 export function nonRegistryDependencies(pkg: Record<string, unknown>): string[] {
@@ -40,7 +32,7 @@ export function nonRegistryDependencies(pkg: Record<string, unknown>): string[] 
  *   package. A package.json naming a dependency that is not from the registry is refused. The packages are
  *   installed by the next `build`, inside the sandbox.
  */
-export function sandboxHost(o: HostOptions): ToolHost {
+export function sandboxHost(o: ProjectOptions): ToolHost {
   return {
     async build(root: string): Promise<BuildOutcome> {
       try {
