@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CAC } from 'cac';
 import pc from 'picocolors';
 import { loadConfig } from '../config/load.js';
+import { projectOptionsOf } from '../deploy/project.js';
 import { writeLedger, type GenerationRecord, type LedgerTotals } from '../generate/ledger.js';
 import { generateAll, loadQueriesFrom, parseModelFlag, type GenerateEvent } from '../generate/run.js';
 
@@ -128,7 +129,7 @@ export function registerGenerate(cli: CAC): void {
             concurrency: int(flags.concurrency, '--concurrency'),
             rpm: int(flags.rpm, '--rpm'),
             prices: config.pricing,
-            host: { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve },
+            host: projectOptionsOf(config),
             onEvent,
           });
         } finally {

@@ -207,3 +207,27 @@ export function reduceNpmrc(text: string): { kept: string; dropped: string[] } {
   }
   return { kept: kept.length ? kept.join('\n') + '\n' : '', dropped };
 }
+
+/**
+ * Cookie's own npm user config for a candidate's npm, used instead of the host's (~/.npmrc may hold registry
+ * tokens) and the candidate's: lifecycle scripts off, no git, no audit, fund or update checks, TLS verified.
+ * @param o.registry the registry URL (omitted: npm's default, https://registry.npmjs.org/)
+ * @param o.proxy an http:// proxy for every request, with no exceptions (Cookie's registry proxy)
+ * @param o.cafile a CA bundle file to trust (a host's intercepting proxy's)
+ * @returns the text of an npmrc file
+ */
+export function cookieNpmrc(o: { registry?: string; proxy?: string; cafile?: string }): string {
+  return [
+    ...(o.registry ? [`registry=${o.registry}`] : []),
+    ...(o.proxy ? [`proxy=${o.proxy}`, `https-proxy=${o.proxy}`, 'noproxy='] : []),
+    'ignore-scripts=true',
+    'git=/bin/false',
+    'replace-registry-host=npmjs',
+    'audit=false',
+    'fund=false',
+    'update-notifier=false',
+    'strict-ssl=true',
+    ...(o.cafile ? [`cafile=${o.cafile}`] : []),
+    '',
+  ].join('\n');
+}

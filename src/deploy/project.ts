@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CookieError } from '../errors.js';
 import { sleep } from '../util/timebox.js';
-import { reduceNpmrc, refusedDependencies } from './dependencies.js';
+import { cookieNpmrc, reduceNpmrc, refusedDependencies } from './dependencies.js';
 import { runCommand, startProcess, type CommandResult } from './processes.js';
 import { startRegistryProxy, type RegistryProxy } from './registry-proxy.js';
 import { giveToSandbox, makeSocketDir, npmCli, SANDBOX_FIX, sandboxAvailable, sandboxCommand, sandboxLabel } from './sandbox.js';
@@ -79,6 +79,14 @@ export interface ProjectDeployment {
   close(): Promise<void>;
 }
 
+/**
+ * The {@link ProjectOptions} a Cookie config sets: its npm cache (made absolute against the working
+ * directory) and its install, build and serve time limits (ms); the registry is left to the default.
+ */
+export function projectOptionsOf(c: { npmCache: string; timeouts: { install: number; build: number; serve: number } }): ProjectOptions {
+  return { npmCache: path.resolve(c.npmCache), installTimeoutMs: c.timeouts.install, buildTimeoutMs: c.timeouts.build, serveTimeoutMs: c.timeouts.serve };
+}
+
 const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next', 'coverage']);
 /** Port npm's proxy setting names inside the sandbox (forwarded to Cookie's registry proxy) and the dev server's port there. */
 const PROXY_PORT = 3128;
@@ -134,25 +142,6 @@ function projectEnv(work: string, npmCache: string, install: boolean): Record<st
   };
 }
 
-/** Cookie's npm user config for a candidate: the registry, the proxy, scripts off, no git. */
-function npmrc(registry: string): string {
-  const proxy = `http://127.0.0.1:${PROXY_PORT}/`;
-  return [
-    `registry=${registry}`,
-    `proxy=${proxy}`,
-    `https-proxy=${proxy}`,
-    'noproxy=',
-    'ignore-scripts=true',
-    'git=/bin/false',
-    'replace-registry-host=npmjs',
-    'audit=false',
-    'fund=false',
-    'update-notifier=false',
-    'strict-ssl=true',
-    '',
-  ].join('\n');
-}
-
 /**
  * Deploy a Vite/React project candidate (paper §5, Appendix B.1; METHOD.md §9 "Deploy"; issue 19 point 1):
  * copy it to its own temporary folder (without node_modules or build output; its `.npmrc` reduced to
@@ -186,7 +175,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   const sockets = makeSocketDir(path.join(work, 'sock'));
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(path.join(work, 'npm'));
-  fs.writeFileSync(path.join(work, 'npm', 'npmrc'), npmrc(registry));
+  fs.writeFileSync(path.join(work, 'npm', 'npmrc'), cookieNpmrc({ registry, proxy: `http://127.0.0.1:${PROXY_PORT}/` }));
   fs.writeFileSync(path.join(work, 'npm', 'global-npmrc'), '');
   const cleanup = () => fs.rmSync(work, { recursive: true, force: true });
   const notes: string[] = [];

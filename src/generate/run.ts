@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { modelSchema, type ModelConfig, type PriceTable } from '../config/schema.js';
+import type { ProjectOptions } from '../deploy/project.js';
 import { InputError } from '../errors.js';
 import { PROMPTS_DIR } from '../prompts.js';
 import { ModelClient, providerFor } from '../providers/client.js';
@@ -15,7 +16,7 @@ import { writeJsonAtomic, writeTextAtomic } from '../util/atomic.js';
 import { generateHtml } from './html.js';
 import { generationPaths, isDone, settingsHashOf, UsageMeter, writeRecord, type GenerationPaths, type GenerationRecord } from './ledger.js';
 import { runReactSession } from './react/agent.js';
-import { sandboxHost, type HostOptions } from './react/host.js';
+import { sandboxHost } from './react/host.js';
 import { ProjectTools, type ToolHost } from './react/tools.js';
 
 /** The React scaffold models start from (Vite 7, React 19, TypeScript, Tailwind v4, shadcn/ui-style deps). */
@@ -52,7 +53,7 @@ export interface GenerateOptions {
   rpm?: number;
   prices: PriceTable;
   /** Sandboxed build and install of React mode (time limits, npm cache). */
-  host: HostOptions;
+  host: ProjectOptions;
   /** Replace the sandboxed build/install (tests of the loop's logic only). */
   toolHost?: ToolHost;
   /** Told when a generation starts, is skipped (already done) or ends. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/schema.js';
+import { projectOptionsOf } from '../deploy/project.js';
 import { slug } from '../spec/tasks.js';
 import type { EvaluationTask, GenerateSpec } from '../types.js';
 import { generationPaths, metaPathOf, readRecord, type GenerationRecord } from './ledger.js';
@@ -54,7 +55,7 @@ export async function prepareGenerated(tasks: EvaluationTask[], config: Resolved
       settings: g.settings,
       concurrency: config.concurrency,
       prices: config.pricing,
-      host: { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve },
+      host: projectOptionsOf(config),
       onEvent: (e) => {
         if (e.kind === 'end') log(`generated ${e.queryId} × ${g.tasks[0]!.candidate.name} (${g.settings.model.provider}:${g.settings.model.model}, ${g.settings.mode}): ${e.record.status}${e.record.reason ? ` — ${e.record.reason}` : ''} · ${e.record.calls} call(s), ${e.record.inputTokens}+${e.record.outputTokens} tokens, $${e.record.costUsd.toFixed(6)}`);
       },

@@ -52,19 +52,8 @@ export class ModelClient {
    * @throws the provider's error when it is not retryable or retries are spent
    */
   async complete(req: ChatRequest): Promise<ChatResponse & { cost: Usage }> {
-    const res = await withBackoff(
-      () => {
-        this.usage.requests++;
-        return this.provider.complete({ temperature: this.config.temperature, maxTokens: this.config.maxTokens, ...req });
-      },
-      { retries: this.config.retries, baseMs: this.config.backoffMs, maxMs: 60_000 },
-      (attempt, waitMs, e) => this.retries.push({ attempt, waitMs, error: (e as Error).message?.slice(0, 200) ?? String(e) }),
-    );
-    const cost = costOf(this.model, res.usage.inputTokens, res.usage.outputTokens, this.prices);
-    this.usage.inputTokens += res.usage.inputTokens;
-    this.usage.outputTokens += res.usage.outputTokens;
-    this.usage.costUsd = Math.round((this.usage.costUsd + cost) * 1e6) / 1e6;
-    return { ...res, cost: { requests: 1, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens, costUsd: cost } };
+    const { res, cost } = await this.call(() => this.provider.complete({ temperature: this.config.temperature, maxTokens: this.config.maxTokens, ...req }), (r) => r.usage);
+    return { ...res, cost };
   }
 
   /**

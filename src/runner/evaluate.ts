@@ -7,7 +7,7 @@ import type { ResolvedConfig } from '../config/schema.js';
 import { deploy } from '../deploy/deploy.js';
 import { isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
-import { BuildFailure } from '../deploy/project.js';
+import { BuildFailure, projectOptionsOf } from '../deploy/project.js';
 import { generationOf } from '../generate/spec.js';
 import { ArtifactError } from '../errors.js';
 import type { AgentPlugin, Judge } from '../plugins/api.js';
@@ -67,7 +67,7 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
     deployment: f<'deployment'>(async ({ task, config, evidence }, use) => {
       const limit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
       const d = await stage('deploy', limit, () =>
-        deploy(task, { npmCache: path.resolve(config.npmCache), installTimeoutMs: config.timeouts.install, buildTimeoutMs: config.timeouts.build, serveTimeoutMs: config.timeouts.serve }, [ctx.outputDir]),
+        deploy(task, projectOptionsOf(config), [ctx.outputDir]),
       );
       evidence.deploy = d.evidence;
       try {

@@ -1,18 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cookieNpmrc } from '../../deploy/dependencies.js';
 import { runCommand } from '../../deploy/processes.js';
-import { BuildFailure, deployProject } from '../../deploy/project.js';
+import { BuildFailure, deployProject, type ProjectOptions } from '../../deploy/project.js';
 import { safeEnv } from '../../util/safe-env.js';
 import { isRegistrySpec, type BuildOutcome, type ToolHost, type ToolResult } from './tools.js';
-
-/** Time limits and the npm cache of the React tools' steps (ms). */
-export interface HostOptions {
-  npmCache: string;
-  installTimeoutMs: number;
-  buildTimeoutMs: number;
-  serveTimeoutMs: number;
-}
 
 /** Dependencies of a package.json that do not come from the registry by name and range (git, URLs, paths, aliases). */
 export function nonRegistryDependencies(pkg: Record<string, unknown>): string[] {
@@ -33,12 +26,13 @@ export function nonRegistryDependencies(pkg: Record<string, unknown>): string[] 
  *   itself (not the project's) is reported as `harnessError`, never as the model's build failure.
  * - `npm_install` adds registry packages to package.json and the lockfile without running anything of the
  *   candidate's: `npm install --package-lock-only --ignore-scripts` in a scratch folder holding only
- *   package.json and package-lock.json (no project .npmrc), with Cookie's own npm config (scripts and git
- *   off), an empty HOME and the host's secrets removed; it reads registry metadata only and downloads no
+ *   package.json and package-lock.json (no project .npmrc), with Cookie's own npm config
+ *   ({@link cookieNpmrc}, as the sandboxed install: scripts and git off), an empty HOME and the host's
+ *   secrets removed; it reads registry metadata only and downloads no
  *   package. A package.json naming a dependency that is not from the registry is refused. The packages are
  *   installed by the next `build`, inside the sandbox.
  */
-export function sandboxHost(o: HostOptions): ToolHost {
+export function sandboxHost(o: ProjectOptions): ToolHost {
   return {
     async build(root: string): Promise<BuildOutcome> {
       try {
@@ -71,7 +65,7 @@ export function sandboxHost(o: HostOptions): ToolHost {
         const registry = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY;
         // a host CA bundle (an intercepting proxy's) is a public certificate, not a secret: keep TLS working
         const ca = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? process.env.NODE_EXTRA_CA_CERTS : null;
-        fs.writeFileSync(path.join(home, '.npmrc'), ['ignore-scripts=true', 'git=/bin/false', 'audit=false', 'fund=false', 'update-notifier=false', ...(registry ? [`registry=${registry}`] : []), ...(ca ? [`cafile=${ca}`] : []), ''].join('\n'));
+        fs.writeFileSync(path.join(home, '.npmrc'), cookieNpmrc({ registry, cafile: ca ?? undefined }));
         fs.mkdirSync(o.npmCache, { recursive: true });
         const env = safeEnv({ HOME: home, npm_config_userconfig: path.join(home, '.npmrc'), npm_config_globalconfig: path.join(home, 'global-npmrc'), npm_config_cache: o.npmCache, CI: 'true', ...(ca ? { NODE_EXTRA_CA_CERTS: ca } : {}) });
         const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(dev ? ['--save-dev'] : []), '--', ...packages];
