@@ -377,7 +377,7 @@ export interface StaticPerception {
   /** DOM changes per second while nobody touches the page (clocks, tickers): the noise floor of DOM effects. */
   idleMutationsPerSec: number;
   /** Frames per second the page delivers while idle (a stalled main thread delivers few), and long (> 50 ms) frames. */
-  frameTiming?: { fps: number; longFrames: number; longFrameMs: number; windowMs: number };
+  frameTiming?: FrameTiming;
   /**
    * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial
    * requestAnimationFrame loop before the app loads, same browser, same load on the machine). The judge
@@ -386,6 +386,31 @@ export interface StaticPerception {
   machineFrameRate?: { fps: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
+}
+
+/**
+ * Frame timing over one measured window (static perception's idle gap, or one interaction step), measured in
+ * the page by a requestAnimationFrame counter and the browser's long-animation-frame entries (W3C Long
+ * Animation Frames API; long tasks where unsupported). Rubric item 11 (METHOD.md, animation smoothness).
+ * - `fps`: frames per second delivered in the window;
+ * - `longFrames`, `longFrameMs`: frames longer than 50 ms reported in the window, and their summed length (ms;
+ *   an entry is reported when its frame ends, so a frame begun before the window can count);
+ * - `longFrameWorkMs`: of those, the ms the page's own main thread worked (scripts, style and layout, or the
+ *   blocking time, whichever is larger). Long frames with little work were waiting for something else — the
+ *   compositor and software raster (no GPU here) or a CPU other processes held: the machine, not the app's
+ *   code (PITFALLS.md). Absent in evidence written before it was measured;
+ * - `cpuPressure`: share (0–1) of the window in which a runnable task on this machine waited for a CPU
+ *   (Linux PSI, /proc/pressure/cpu): high means other work held the CPUs. Absent where unmeasured (remote
+ *   browser, no PSI);
+ * - `windowMs`: the window's length (ms); absent on steps recorded before it was kept.
+ */
+export interface FrameTiming {
+  fps: number;
+  longFrames: number;
+  longFrameMs: number;
+  longFrameWorkMs?: number;
+  cpuPressure?: number;
+  windowMs?: number;
 }
 
 // ───────────────────────────── evidence: interaction ─────────────────────────────
@@ -544,7 +569,7 @@ export interface TraceStep {
   /** Tokens and cost of the deliberation (model-backed agents). */
   usage?: Usage;
   /** Frames per second while the action ran and its effects showed, and long frames meanwhile. */
-  frameTiming?: { fps: number; longFrames: number; longFrameMs: number };
+  frameTiming?: FrameTiming;
   screenshotBefore: string | null;
   screenshotAfter: string | null;
   effect: StepEffect | null;

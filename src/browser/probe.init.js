@@ -81,14 +81,24 @@
   if (document.documentElement) startObserver(); else document.addEventListener('DOMContentLoaded', startObserver);
 
   // ── frame timing: a frame counter on requestAnimationFrame (it stalls when the app blocks the main
-  // thread) and long animation frames (> 50 ms) reported by the browser ──
-  const frames = { count: 0, long: 0, longMs: 0 };
+  // thread) and long animation frames (> 50 ms) reported by the browser, with the part of them the page's
+  // own main thread worked (scripts, animation-frame callbacks, style and layout, blocking time): a frame can also be long because the
+  // compositor waited for raster (software rendering here, no GPU), which is the machine, not the app ──
+  const frames = { count: 0, long: 0, longMs: 0, workMs: 0 };
+  const workOf = (e) => {
+    if (e.entryType !== 'long-animation-frame') return e.duration; // a long task is main-thread work throughout
+    let scripts = 0;
+    for (const s of e.scripts || []) scripts += s.duration;
+    // the rendering update runs requestAnimationFrame callbacks, then style and layout, on the main thread
+    const rendering = e.renderStart ? Math.max(0, e.startTime + e.duration - e.renderStart) : 0;
+    return Math.min(e.duration, Math.max(scripts + rendering, e.blockingDuration || 0));
+  };
   const raf = (cb) => nat.raf.call(window, cb);
   const tick = () => { frames.count++; raf(tick); };
   raf(tick);
   try {
     const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame') ? 'long-animation-frame' : 'longtask';
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; } }).observe({ type, buffered: true });
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; frames.workMs += workOf(e); } }).observe({ type, buffered: true });
   } catch (e) { /* unsupported */ }
 
   // ── canvas draw calls (a page that redraws on its own animates, whatever it draws) ──
@@ -784,7 +794,7 @@
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
     let anims = 0; try { anims = document.getAnimations().filter((a) => a.playState === 'running').length; } catch (e) { /* old engine */ }
-    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0 } };
   }

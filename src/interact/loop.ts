@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
+import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
 import { decodePng, diffRatio, type Rgba } from '../perceive/image.js';
 import type { CoverInfo, InteractionTrace, Readings, RecordingEvidence, StepCheck, StepEffect, TraceStep } from '../types.js';
 import { CLEAR_WORDS, changedLines, changedRegions, countRegions, decideEffect, motionChange, type EmptyState, type RegionGrid } from './effect.js';
@@ -42,6 +43,11 @@ export interface InteractOptions {
   fps: number;
   /** Told when step `step` (1-based) of `budget` begins, for progress reporting; must not throw. */
   onStep?: (step: number, budget: number) => void;
+  /**
+   * This machine's cumulative CPU stall clock, ms ({@link cpuStallMs}), when the browser runs on this
+   * machine: frame timings then record the window's CPU pressure. Absent for a remote browser.
+   */
+  cpuStall?: () => number | null;
 }
 
 interface Capture {
@@ -53,7 +59,6 @@ interface Capture {
   at: number;
 }
 type Box = { x: number; y: number; width: number; height: number };
-type FrameSnap = { frames: number; longFrames: number; longFrameMs: number };
 const grow = (b: Box, px: number): Box => ({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px });
 
 /**
@@ -277,6 +282,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     let before: Capture = { png: null, img: null, snap: null, text: null, at: 0 };
     let frames0: FrameSnap | null = null;
     let framesT0 = 0;
+    let stall0: number | null = null;
     let readingsBefore: Readings | null = null;
     let targetActive = false;
     let actStart = 0;
@@ -289,6 +295,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       actStart = Date.now();
       frames0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null);
       framesT0 = Date.now();
+      stall0 = opts.cpuStall?.() ?? null;
       const actMs = (d.action.durationMs ?? 0) + opts.unresponsiveMs + (d.action.value?.length ?? 0) * 250;
       try {
         await timebox(performAction(page, input, d, opts.unresponsiveMs, opts.origin, opts.url), Math.min(actMs, opts.stepTimeoutMs), d.action.kind);
@@ -329,7 +336,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     const ended = Date.now();
     const frameTiming =
       frames0 && frames1 && ended > framesT0
-        ? { fps: Math.round(((frames1.frames - frames0.frames) * 10000) / (ended - framesT0)) / 10, longFrames: frames1.longFrames - frames0.longFrames, longFrameMs: frames1.longFrameMs - frames0.longFrameMs }
+        ? frameTimingBetween(frames0, frames1, ended - framesT0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined)
         : undefined;
     await pause().catch(() => {});
     let videoEnd = video?.offsetMs() ?? null;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
+import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
 import { evalIn, HARNESS_SCRIPT_PREFIX, isResponsive, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
@@ -20,6 +21,11 @@ export interface PerceiveOptions {
   defaultViewport: { width: number; height: number };
   expectedLanguage: string;
   timeouts: { navigation: number; settle: number; unresponsive: number };
+  /**
+   * This machine's cumulative CPU stall clock, ms ({@link cpuStallMs}), when the browser runs on this
+   * machine: frame timings then record the window's CPU pressure. Absent for a remote browser.
+   */
+  cpuStall?: () => number | null;
 }
 
 /** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
@@ -178,14 +184,12 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const tm0 = Date.now();
   const a = await attempt(() => shoot(page, defName, opts.evidenceDir), 25_000, 'screenshot', null);
   if (!a.ok && (await stuck())) return result;
-  const f0 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const f0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   const tf0 = Date.now();
+  const stall0 = opts.cpuStall?.() ?? null;
   await sleep(IDLE_WINDOW_MS);
-  const f1 = await evalIn<{ frames: number; longFrames: number; longFrameMs: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
-  if (f0 && f1) {
-    const windowMs = Date.now() - tf0;
-    result.frameTiming = { fps: Math.round(((f1.frames - f0.frames) * 1000 * 10) / windowMs) / 10, longFrames: f1.longFrames - f0.longFrames, longFrameMs: f1.longFrameMs - f0.longFrameMs, windowMs };
-  }
+  const f1 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
   const b = await attempt(() => page.screenshot({ timeout: 10_000, caret: 'initial' }), 15_000, 'screenshot', null);
   if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
   const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { cpuStallMs } from '../browser/frame-timing.js';
 import path from 'node:path';
 import type { Browser } from 'playwright';
 import type { EvaluationBrowser } from '../browser/launch.js';
@@ -196,6 +197,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
         defaultViewport,
         expectedLanguage: task.query.language,
         timeouts: config.timeouts,
+        ...(ctx.openBrowser ? { cpuStall: cpuStallMs } : {}),
       }),
     );
 
@@ -222,6 +224,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
           video: recording.video,
           audio: recording.audio,
           fps: recording.fps,
+          ...(ctx.openBrowser ? { cpuStall: cpuStallMs } : {}),
           onStep: (n, budget) => void Promise.resolve(ctx.reporter.onStep?.(task, n, budget)).catch(() => {}),
         }),
       ).catch((e) => {

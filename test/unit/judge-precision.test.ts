@@ -129,6 +129,20 @@ describe('frame rate: the machine is measured, the app blamed only beyond it', (
     expect(slow(6).rubric.find((r) => r.id === '11')!.reason).toMatch(/machine was the limit/);
     expect(slow(60).defects.map((d) => d.code)).toEqual(['animation-stutter']);
   });
+  it('slow frames in which the page\'s own code hardly worked (software raster: a full-screen backdrop blur) are not assessed; slow frames full of its scripts are a defect', () => {
+    const timed = (longFrameWorkMs: number) => judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 5.7, longFrames: 5, longFrameMs: 1312, longFrameWorkMs, windowMs: 707 }, machineFrameRate: { fps: 62.8, windowMs: 605 } }) }));
+    // measured on GPT-5.2's typing-rain (../shared/real-inputs): 3 ms of script, style and layout in 707 ms
+    expect(timed(3).defects).toEqual([]);
+    expect(timed(3).rubric.find((r) => r.id === '11')).toMatchObject({ verdict: 'not-assessed', reason: expect.stringMatching(/own code worked only 3 ms of the 707 ms/) });
+    // a requestAnimationFrame loop that computes 250 ms per frame: 530 ms of work in 707 ms
+    expect(timed(530).defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'major' })]);
+  });
+  it('slow frames while tasks waited for a CPU through most of the window (other processes held it) are not assessed', () => {
+    const busy = (cpuPressure: number) => judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 1.7, longFrames: 3, longFrameMs: 900, longFrameWorkMs: 800, cpuPressure, windowMs: 1000 }, machineFrameRate: { fps: 55, windowMs: 600 } }) }));
+    expect(busy(0.9).defects).toEqual([]);
+    expect(busy(0.9).rubric.find((r) => r.id === '11')!.reason).toMatch(/other work held this machine's CPUs .* 90%/);
+    expect(busy(0.1).defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
+  });
 });
 
 describe('layout sized by what a user loses', () => {

@@ -1,4 +1,4 @@
-import type { ConsoleEntry, Defect, Evidence, RubricVerdict, TraceStep, ViewportCheck } from '../../types.js';
+import type { ConsoleEntry, Defect, FrameTiming, Evidence, RubricVerdict, TraceStep, ViewportCheck } from '../../types.js';
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
@@ -406,7 +406,11 @@ export function media(f: Facts): CheckResult {
  * Item 11, animation smoothness: frames per second the page delivers (a counter on requestAnimationFrame,
  * which stalls when the app blocks the main thread) while idle and while each action ran, on pages that
  * animate or play; and load latency. Measured on this machine (2 cores, software WebGL): thresholds are
- * set low (15 fps major, 3 fps critical) so only real jank counts.
+ * set low (10 fps major, 3 fps critical) so only real jank counts. The app is blamed only for what its own
+ * main thread did: when the slow windows' long frames hold little of the page's work (scripts, style and
+ * layout under 40% of the window), frames waited for software raster or for a CPU other processes held —
+ * the machine, not the app (PITFALLS.md) — and the item is not assessed; likewise when tasks waited for a CPU
+ * through half of at least half the slow windows (Linux PSI), or an empty page in the same run was as slow.
  */
 export function smoothness(f: Facts): CheckResult {
   const method = 'frames per second (requestAnimationFrame counter) idle and during actions; long animation frames; load time';
@@ -422,6 +426,21 @@ export function smoothness(f: Facts): CheckResult {
   const machineLimited = machine !== undefined && median !== null && (machine < 20 || median >= machine * 0.5);
   if (animates && median !== null && median < 10 && machineLimited) {
     return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but the machine itself delivered only ${machine} fps on an empty page in the same run: the machine was the limit, not the app`), defects: [] };
+  }
+  // the slow windows: how much of them the page's own main thread worked (evidence that measured it)
+  const timings = [st.frameTiming, ...f.steps.map((s) => s.frameTiming)].filter((t): t is FrameTiming => !!t && t.fps >= 0);
+  const slow = timings.filter((t) => t.fps < 10 && t.longFrameWorkMs !== undefined && t.windowMs !== undefined && t.windowMs > 0);
+  const contended = slow.filter((t) => (t.cpuPressure ?? 0) >= 0.5);
+  if (animates && median !== null && median < 10 && slow.length && contended.length * 2 >= slow.length) {
+    const worst = Math.max(...contended.map((t) => t.cpuPressure!));
+    return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but in ${contended.length} of the ${slow.length} slow measurements other work held this machine's CPUs (tasks waited for a CPU up to ${Math.round(worst * 100)}% of the window): the machine was the limit, not the app`), defects: [] };
+  }
+  if (animates && median !== null && median < 10 && slow.length) {
+    const work = slow.reduce((a, t) => a + Math.max(0, t.longFrameWorkMs!), 0);
+    const window = slow.reduce((a, t) => a + t.windowMs!, 0);
+    if (work < 0.4 * window) {
+      return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but the page's own code worked only ${Math.round(work)} ms of the ${Math.round(window)} ms measured (scripts, style and layout in long frames): frames waited for this machine's software rendering (no GPU) or CPU, not for the app`), defects: [] };
+    }
   }
   if (animates && median !== null && median < 10) {
     const critical = median < 3;
