@@ -183,6 +183,12 @@ describe('offline judge: dynamic adjustment rules', () => {
     const steps = [click('Buy', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } }), click('Rent', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } })];
     expect(titles(judgeOffline(evidence({}, steps)))).toContain('Placeholder handlers');
   });
+  it('an alert that explains an empty state or a missing input is feedback, not a placeholder (GPT-5 camping checklist: "No saved list selected.")', () => {
+    const only = (message: string) => ({ dialogs: [{ type: 'alert', message, answer: 'accepted' as const, atMs: 1 }], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } });
+    const run = (m: string) => titles(judgeOffline(evidence({}, [click('Load', true, only(m)), click('Delete', true, only(m)), click('Export', true, only(m))])));
+    for (const m of ['No saved list selected.', 'Please enter a name first', '请先选择一个清单', 'Veuillez choisir une liste', 'Bitte zuerst eine Liste wählen']) expect(run(m), m).not.toContain('Placeholder handlers');
+    for (const m of ['Coming soon!', 'Button clicked', 'Feature under construction']) expect(run(m), m).toContain('Placeholder handlers');
+  });
 });
 
 describe('offline judge: ablation switches', () => {

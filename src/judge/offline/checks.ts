@@ -403,6 +403,14 @@ export function media(f: Facts): CheckResult {
 }
 
 /**
+ * An alert that explains a precondition or an empty state (nothing selected or saved yet, a field to fill
+ * first, an invalid value), in the benchmark's main languages: feedback of a working control, not a
+ * placeholder (rubric item 14). "Coming soon", "Clicked!", "Copied!" with no copy do not match.
+ */
+export const STATE_MESSAGE =
+  /\b(no|none|nothing|empty|please|select|choose|enter|first|must|required|invalid|cannot|can't|at least|already|missing)\b|请|請|没有|沒有|尚未|未选择|不能|无效|veuillez|aucune?|rien|d'abord|invalide|bitte|kein(e|en)?|nichts|zuerst|ungültig|por favor|ningún|ninguna|nada|primero|inválid|nenhum|ありません|してください|選択|입력|선택|없습니다|пожалуйста|нет |выберите/i;
+
+/**
  * Item 11, animation smoothness: frames per second the page delivers (a counter on requestAnimationFrame,
  * which stalls when the app blocks the main thread) while idle and while each action ran, on pages that
  * animate or play; and load latency. Measured on this machine (2 cores, software WebGL): thresholds are
@@ -630,8 +638,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     }
   }
 
-  // placeholder handlers: the only effect of a control is an alert
-  const alertOnly = steps.filter((s) => s.dialogs.some((d) => d.type === 'alert') && s.effect && s.effect.domMutations === 0 && s.action.target);
+  // placeholder handlers: the only effect of a control is an alert — unless the alert states why there is
+  // nothing to do yet ("No saved list selected.", "Please enter a name"): a working app's empty-state or
+  // validation message, which a careful tester does not call a placeholder
+  const alertOnly = steps.filter((s) => s.dialogs.some((d) => d.type === 'alert' && !STATE_MESSAGE.test(d.message)) && s.effect && s.effect.domMutations === 0 && s.action.target);
   if (alertOnly.length >= 2) {
     d14.push({ code: 'placeholder-handlers', severity: 'major', dimension: 'functionality', title: 'Placeholder handlers', detail: `${alertOnly.length} controls only pop up an alert ("${alertOnly[0]!.dialogs[0]!.message.slice(0, 80)}") and change nothing.`, rubricItem: '14', points: 1, cap: 'placeholders', phase: 'interaction', evidence: { step: alertOnly[0]!.index } });
   }
