@@ -7,7 +7,7 @@ import { TEST_TIMEOUT } from './test/helpers.js';
 export default defineConfig({
   test: {
     // the judge-precision suite (test/precision, 80+ pages) is its own run: npm run test:precision
-    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/containment/**/*.test.ts'],
     // the CLI the e2e tests spawn runs the compiled dist/: built once here when stale
     globalSetup: ['test/global-setup.ts'],
     testTimeout: TEST_TIMEOUT,

@@ -475,7 +475,7 @@
 
   const GARBLED = /\uFFFD|Ã[\u0080-\u00BF©¨§¤ª«®]|â€[™œ\u009d“”¦]|\[object Object\]|\bundefined\b|\bNaN\b|\{\{[^}]*\}\}|\$\{[^}]*\}|&(?:amp|lt|gt|nbsp|quot);/;
   // an overlap a user sees needs both texts painted there: a flip card's back face (backface-visibility),
-  // a transparent layer, text under an intentional overlay (dialog, consent banner, start screen, toast)
+  // a transparent or faint decorative layer, text under an intentional overlay (dialog, consent banner, start screen, toast)
   // or text off-screen is not "overlapping text" (issues 11 and 18)
   function overlayOf(el) {
     for (let e = el; e && e.nodeType === 1 && e !== document.body; e = e.parentElement) {
@@ -491,8 +491,15 @@
     for (let e = el, i = 0; e && e.nodeType === 1 && i < 8; e = e.parentElement, i++) if (gcs(e).backfaceVisibility === 'hidden') return true;
     return false;
   }
+  // a faint or aria-hidden, click-through layer is a decorative backdrop (a watermark terminal at 17 %
+  // opacity behind a hero title): the text in front stays legible, a careful reader sees no overlap
+  function decorative(el) {
+    if (effOpacity(el) < 0.35) return true;
+    for (let e = el; e && e.nodeType === 1 && e !== document.body; e = e.parentElement) if (e.getAttribute('aria-hidden') === 'true' && gcs(e).pointerEvents === 'none') return true;
+    return false;
+  }
   function bothSeen(a, b, x, y) {
-    if (effOpacity(a.el) < 0.1 || effOpacity(b.el) < 0.1) return false;
+    if (decorative(a.el) || decorative(b.el)) return false;
     if (backHidden(a.el) || backHidden(b.el)) return false;
     const oa = overlayOf(a.el), ob = overlayOf(b.el);
     if (oa !== ob) return false;
