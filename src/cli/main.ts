@@ -8,7 +8,6 @@ import type { Evidence } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
 import type { Judge } from '../plugins/api.js';
-import type { ResultsStore } from '../runner/results-store.js';
 
 // the commands' modules load when a command runs, so `cookie --version` and `--help` start fast
 const load = {

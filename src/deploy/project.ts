@@ -142,6 +142,93 @@ function projectEnv(work: string, npmCache: string, install: boolean): Record<st
   };
 }
 
+/** The folders of one sandboxed project run: `work/` holds `app/` (the project copy), `home/`, `npm/` and `sock/`. */
+interface SandboxWork {
+  work: string;
+  dir: string;
+  sockets: string;
+  registry: string;
+  npm: string;
+  npmCache: string;
+}
+
+/**
+ * Run npm on the project copy inside the sandbox: with `network` through Cookie's registry proxy to the
+ * registry only (the npm cache writable), else with no network at all. Returns the command's result and the
+ * requests the proxy refused.
+ */
+async function npmInSandbox(w: SandboxWork, args: string[], timeoutMs: number, network: boolean): Promise<{ r: CommandResult; refused: string[] }> {
+  let proxy: RegistryProxy | null = null;
+  if (network) {
+    giveToSandbox(w.npmCache);
+    proxy = await startRegistryProxy(path.join(w.sockets, 'registry.sock'), w.registry);
+  }
+  const env = projectEnv(w.work, w.npmCache, network);
+  const ca = env.NODE_EXTRA_CA_CERTS;
+  const sb = sandboxCommand(process.execPath, [w.npm, ...args], {
+    writable: [w.dir, path.join(w.work, 'home'), ...(network ? [w.npmCache] : [])],
+    readonly: [path.join(w.work, 'npm'), ...(ca ? [ca] : [])],
+    ...(network ? { sockets: w.sockets, forward: { port: PROXY_PORT, socket: path.join(w.sockets, 'registry.sock') } } : {}),
+    cwd: w.dir,
+    env,
+  });
+  try {
+    const r = await runCommand(sb.cmd, sb.args, { cwd: w.dir, env: {}, timeoutMs, tailLines: 60 });
+    return { r, refused: [...(proxy?.refused ?? [])] };
+  } finally {
+    await proxy?.close();
+  }
+}
+
+/** Make a project run's folders (see {@link SandboxWork}); Cookie owns work/ and npm/, the sandbox user app/ and home/ once given. */
+function makeWork(registry: string): { work: string; dir: string; home: string; sockets: string } {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-project-'));
+  fs.chmodSync(work, 0o755);
+  const home = path.join(work, 'home');
+  const dir = path.join(work, 'app');
+  const sockets = makeSocketDir(path.join(work, 'sock'));
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(path.join(work, 'npm'));
+  fs.writeFileSync(path.join(work, 'npm', 'npmrc'), cookieNpmrc({ registry, proxy: `http://127.0.0.1:${PROXY_PORT}/` }));
+  fs.writeFileSync(path.join(work, 'npm', 'global-npmrc'), '');
+  return { work, dir, home, sockets };
+}
+
+/**
+ * Add registry packages to a project's package.json and lockfile without installing anything (the React
+ * generation tool `npm_install`, issue 16 point 3): `npm install --package-lock-only --ignore-scripts` inside
+ * the same sandbox as a candidate's install ({@link deployProject}: uid 65534, empty environment, Cookie's npm
+ * config, network only to the registry through the registry proxy), on a copy holding only package.json and
+ * the lockfile. Dependencies that are not from the registry (in package.json or resolved in the lockfile) are
+ * refused before npm runs.
+ * @param packages registry specs (`name` or `name@range`), already checked by the caller
+ * @returns the new package.json and lockfile text, or `ok: false` with the log (npm's failure, refusals)
+ * @throws CookieError `ERR_COOKIE_SANDBOX` when bubblewrap or npm is not usable here (not the model's fault)
+ */
+export async function addPackagesInSandbox(files: { packageJson: string; lockfile: string | null }, packages: string[], dev: boolean, o: ProjectOptions): Promise<{ ok: true; packageJson: string; lockfile: string } | { ok: false; log: string }> {
+  if (!sandboxAvailable()) throw new CookieError('ERR_COOKIE_SANDBOX', `cannot run npm install for the model: ${SANDBOX_FIX}`);
+  const npm = npmCli();
+  if (!npm) throw new CookieError('ERR_COOKIE_SANDBOX', `cannot run npm install for the model: npm was not found next to ${process.execPath} or on PATH. Fix: install npm`);
+  const registry = o.registry ?? configuredRegistry();
+  const { work, dir, home, sockets } = makeWork(registry);
+  try {
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), files.packageJson);
+    if (files.lockfile !== null) fs.writeFileSync(path.join(dir, 'package-lock.json'), files.lockfile);
+    const refusals = refusedDependencies(dir, registry);
+    if (refusals.length) return { ok: false, log: refusals.map((r) => `refused ${r.name} (${r.field}): ${r.spec} is ${r.reason}`).join('\n') };
+    fs.mkdirSync(o.npmCache, { recursive: true });
+    giveToSandbox(dir);
+    giveToSandbox(home);
+    const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(dev ? ['--save-dev'] : []), '--', ...packages];
+    const { r, refused } = await npmInSandbox({ work, dir, sockets, registry, npm, npmCache: o.npmCache }, args, o.installTimeoutMs, true);
+    if (r.code !== 0) return { ok: false, log: [`npm install failed${r.timedOut ? ' (time-out)' : ''}`, ...refused.map((x) => `Cookie's registry proxy refused: ${x}`), r.tail].join('\n') };
+    return { ok: true, packageJson: fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), lockfile: fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8') };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /**
  * Deploy a Vite/React project candidate (paper §5, Appendix B.1; METHOD.md §9 "Deploy"; issue 19 point 1):
  * copy it to its own temporary folder (without node_modules or build output; its `.npmrc` reduced to
@@ -168,15 +255,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   const registry = o.registry ?? configuredRegistry();
   // work/ (Cookie's, 0755) holds app/ and home/ (the sandbox user's), npm/ (Cookie's config) and sock/
   // (Cookie's shared sockets): the candidate can write its copy and HOME only
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-project-'));
-  fs.chmodSync(work, 0o755);
-  const home = path.join(work, 'home');
-  const dir = path.join(work, 'app');
-  const sockets = makeSocketDir(path.join(work, 'sock'));
-  fs.mkdirSync(home, { recursive: true });
-  fs.mkdirSync(path.join(work, 'npm'));
-  fs.writeFileSync(path.join(work, 'npm', 'npmrc'), cookieNpmrc({ registry, proxy: `http://127.0.0.1:${PROXY_PORT}/` }));
-  fs.writeFileSync(path.join(work, 'npm', 'global-npmrc'), '');
+  const { work, dir, home, sockets } = makeWork(registry);
   const cleanup = () => fs.rmSync(work, { recursive: true, force: true });
   const notes: string[] = [];
   try {
@@ -214,27 +293,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   }
   const step = async (name: 'install' | 'build', args: string[], timeoutMs: number): Promise<CommandResult> => {
     const install = name === 'install';
-    let proxy: RegistryProxy | null = null;
-    if (install) {
-      giveToSandbox(o.npmCache);
-      proxy = await startRegistryProxy(path.join(sockets, 'registry.sock'), registry);
-    }
-    const env = projectEnv(work, o.npmCache, install);
-    const ca = env.NODE_EXTRA_CA_CERTS;
-    const sb = sandboxCommand(process.execPath, [npm, ...args], {
-      writable: [dir, home, ...(install ? [o.npmCache] : [])],
-      readonly: [path.join(work, 'npm'), ...(ca ? [ca] : [])],
-      ...(install ? { sockets, forward: { port: PROXY_PORT, socket: path.join(sockets, 'registry.sock') } } : {}),
-      cwd: dir,
-      env,
-    });
-    let r: CommandResult;
-    try {
-      r = await runCommand(sb.cmd, sb.args, { cwd: dir, env: {}, timeoutMs, tailLines: 60 });
-    } finally {
-      await proxy?.close();
-    }
-    const refused = proxy?.refused ?? [];
+    const { r, refused } = await npmInSandbox({ work, dir, sockets, registry, npm, npmCache: o.npmCache }, args, timeoutMs, install);
     steps.push({ step: name, command: `npm ${args.join(' ')}`, ms: r.ms, code: r.code, sandbox: sandboxLabel(install ? 'registry proxy' : 'none'), ...(refused.length ? { refused: [...refused] } : {}) });
     if (r.code !== 0) {
       cleanup();

@@ -1,10 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { cookieNpmrc } from '../../deploy/dependencies.js';
-import { runCommand } from '../../deploy/processes.js';
-import { BuildFailure, deployProject, type ProjectOptions } from '../../deploy/project.js';
-import { safeEnv } from '../../util/safe-env.js';
+import { addPackagesInSandbox, BuildFailure, deployProject, type ProjectOptions } from '../../deploy/project.js';
 import { isRegistrySpec, type BuildOutcome, type ToolHost, type ToolResult } from './tools.js';
 
 /** Dependencies of a package.json that do not come from the registry by name and range (git, URLs, paths, aliases). */
@@ -25,12 +21,11 @@ export function nonRegistryDependencies(pkg: Record<string, unknown>): string[] 
  *   stopped once it serves — so a project that builds here builds when evaluated. A failure of the sandbox
  *   itself (not the project's) is reported as `harnessError`, never as the model's build failure.
  * - `npm_install` adds registry packages to package.json and the lockfile without running anything of the
- *   candidate's: `npm install --package-lock-only --ignore-scripts` in a scratch folder holding only
- *   package.json and package-lock.json (no project .npmrc), with Cookie's own npm config
- *   ({@link cookieNpmrc}, as the sandboxed install: scripts and git off), an empty HOME and the host's
- *   secrets removed; it reads registry metadata only and downloads no
- *   package. A package.json naming a dependency that is not from the registry is refused. The packages are
- *   installed by the next `build`, inside the sandbox.
+ *   candidate's: `npm install --package-lock-only --ignore-scripts` in the candidate-install sandbox on a
+ *   copy holding only package.json and package-lock.json ({@link addPackagesInSandbox}: uid 65534, empty
+ *   environment, Cookie's npm config, network only to the registry through the registry proxy); it reads
+ *   registry metadata only and downloads no package. A package.json or lockfile naming a dependency that is
+ *   not from the registry is refused. The packages are installed by the next `build`, inside the sandbox.
  */
 export function sandboxHost(o: ProjectOptions): ToolHost {
   return {
@@ -54,29 +49,17 @@ export function sandboxHost(o: ProjectOptions): ToolHost {
       }
       const bad = nonRegistryDependencies(pkg);
       if (bad.length) return { ok: false, text: `package.json names dependencies that are not from the npm registry (refused): ${bad.join(', ')}. Use registry packages with a version range.` };
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-gen-npm-'));
+      const lockFile = path.join(root, 'package-lock.json');
+      let r: Awaited<ReturnType<typeof addPackagesInSandbox>>;
       try {
-        const home = path.join(scratch, 'home');
-        const proj = path.join(scratch, 'p');
-        fs.mkdirSync(home);
-        fs.mkdirSync(proj);
-        fs.copyFileSync(pkgFile, path.join(proj, 'package.json'));
-        if (fs.existsSync(path.join(root, 'package-lock.json'))) fs.copyFileSync(path.join(root, 'package-lock.json'), path.join(proj, 'package-lock.json'));
-        const registry = process.env.npm_config_registry || process.env.NPM_CONFIG_REGISTRY;
-        // a host CA bundle (an intercepting proxy's) is a public certificate, not a secret: keep TLS working
-        const ca = process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? process.env.NODE_EXTRA_CA_CERTS : null;
-        fs.writeFileSync(path.join(home, '.npmrc'), cookieNpmrc({ registry, cafile: ca ?? undefined }));
-        fs.mkdirSync(o.npmCache, { recursive: true });
-        const env = safeEnv({ HOME: home, npm_config_userconfig: path.join(home, '.npmrc'), npm_config_globalconfig: path.join(home, 'global-npmrc'), npm_config_cache: o.npmCache, CI: 'true', ...(ca ? { NODE_EXTRA_CA_CERTS: ca } : {}) });
-        const args = ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...(dev ? ['--save-dev'] : []), '--', ...packages];
-        const r = await runCommand('npm', args, { cwd: proj, env, timeoutMs: o.installTimeoutMs, tailLines: 30 });
-        if (r.code !== 0) return { ok: false, text: `npm install failed${r.timedOut ? ' (time-out)' : ''}:\n${r.tail}` };
-        fs.copyFileSync(path.join(proj, 'package.json'), pkgFile);
-        fs.copyFileSync(path.join(proj, 'package-lock.json'), path.join(root, 'package-lock.json'));
-        return { ok: true, text: `added ${packages.join(', ')} to package.json${dev ? ' (devDependencies)' : ''} and the lockfile; the next build installs them` };
-      } finally {
-        fs.rmSync(scratch, { recursive: true, force: true });
+        r = await addPackagesInSandbox({ packageJson: fs.readFileSync(pkgFile, 'utf8'), lockfile: fs.existsSync(lockFile) ? fs.readFileSync(lockFile, 'utf8') : null }, packages, dev, o);
+      } catch (e) {
+        return { ok: false, text: `npm install could not run (Cookie's environment, not the project): ${(e as Error).message}` };
       }
+      if (!r.ok) return { ok: false, text: r.log };
+      fs.writeFileSync(pkgFile, r.packageJson);
+      fs.writeFileSync(lockFile, r.lockfile);
+      return { ok: true, text: `added ${packages.join(', ')} to package.json${dev ? ' (devDependencies)' : ''} and the lockfile; the next build installs them` };
     },
   };
 }

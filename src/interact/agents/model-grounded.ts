@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatPart } from '../../providers/chat.js';
 import type { ModelClient } from '../../providers/client.js';
-import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
+import type { AgentProtocolRecord, AgentReport, TraceStep } from '../../types.js';
 import type { Decision, Observation } from '../agent.js';
 import {
   addUsage,

@@ -117,7 +117,6 @@ export class ModelAgent implements Agent {
   readonly prompt: PromptTemplate;
   private readonly history: ChatMessage[] = [];
   private finalReport: AgentReport | null = null;
-  private lastElements: ObservedElement[] = [];
   /** `tools`: function calling; `json`: the same tools as strict JSON in text (servers without tool calling). */
   private mode: 'tools' | 'json';
   private readonly record: AgentProtocolRecord;
@@ -165,7 +164,6 @@ export class ModelAgent implements Agent {
   }
 
   async next(obs: Observation): Promise<Decision> {
-    this.lastElements = obs.elements;
     const prev = obs.previous;
     const lines = [
       `Step ${obs.step + 1} of ${obs.budget}. URL: ${obs.url}. Viewport ${obs.viewport.width}x${obs.viewport.height} px.`,

@@ -15,7 +15,6 @@ export const ADD_VALUE = 'Water the ferns';
 export class ListFlowHeuristic implements Heuristic {
   readonly name = 'list-flow';
   private phase: 'fill' | 'add' | 'complete' | 'delete' | 'done' = 'fill';
-  private field: ObservedElement | null = null;
 
   next(obs: Observation): Decision | null {
     const els = usable(obs);
@@ -26,7 +25,6 @@ export class ListFlowHeuristic implements Heuristic {
           this.phase = 'complete';
           continue;
         }
-        this.field = pair.field;
         this.phase = 'add';
         return { action: { kind: 'fill', target: target(pair.field), value: ADD_VALUE }, reasoning: `Careful tester (add): type "${ADD_VALUE}" into "${pair.field.name || 'the field'}".`, ref: pair.field.ref, key: `fill|${pair.field.signature}` };
       }
