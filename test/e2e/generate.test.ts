@@ -125,6 +125,45 @@ describe('resume', () => {
     for (const id of ['a', 'b', 'c', 'd']) expect(readRecord(p(id).meta)).toMatchObject({ status: 'done', queryId: id });
     expect(fs.readFileSync(p('d').artifact, 'utf8')).toContain('requestAnimationFrame');
   });
+
+  it('Ctrl-C (SIGINT) mid-run: exits 130 at once, keeps the finished generations and the ledger, and leaves nothing half-written', async () => {
+    // answers a and b; c and d are never answered, so the run is waiting on the model when it is interrupted
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      let data = '';
+      req.on('data', (d) => (data += d));
+      req.on('end', () => {
+        const id = /Page (\w+)/.exec(JSON.stringify((JSON.parse(data) as { messages: unknown[] }).messages[1]))![1]!;
+        seen.push(id);
+        if (id === 'c' || id === 'd') return;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(openaiText(`\`\`\`html\n<!DOCTYPE html><html lang="en"><head><title>${id}</title></head><body><h1>Page ${id}</h1><button onclick="this.textContent='Done'">Go</button></body></html>\n\`\`\``).body));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    closers.push(() => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const dir = tmpDir('cookie-gen-sigint-');
+    writeFiles(dir, { 'q.jsonl': jsonl(['a', 'b', 'c', 'd'].map((id) => ({ data_id: id, query: `Page ${id}: a button`, L1: 'Dynamic web pages', language: 'English' }))) });
+    const child = spawn(process.execPath, [BIN, 'generate', '--queries', 'q.jsonl', '--model', 'openai:gen-model', '--base-url', url, '--out', 'out', '--concurrency', '2'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const p = (id: string) => generationPaths(path.join(dir, 'out'), 'gen-model', id, 'html');
+    // wait (bounded by the test's own limit) until a and b are written and c and d are in flight
+    while (!(readRecord(p('a').meta) && readRecord(p('b').meta) && seen.includes('c') && seen.includes('d'))) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    // the model never answers c and d: only the interrupt can end this run
+    expect(await exited).toBe(130);
+    expect(stdout).toMatch(/interrupted: 2 generated this run, 0 already done/);
+    const ledger = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'ledger.json'), 'utf8')) as { rows: { queryId: string; status: string }[] };
+    expect(ledger.rows.map((r) => [r.queryId, r.status]).sort()).toEqual([['a', 'done'], ['b', 'done']]);
+    for (const id of ['c', 'd']) {
+      expect(fs.existsSync(p(id).meta), id).toBe(false);
+      expect(fs.existsSync(p(id).artifact), id).toBe(false);
+    }
+    expect(fs.readFileSync(p('a').artifact, 'utf8')).toContain('Page a');
+  });
 });
 
 describe('React mode with the real candidate-build sandbox', () => {
