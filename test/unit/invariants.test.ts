@@ -25,6 +25,13 @@ describe('invariant: identity (delete removes that item, and only it)', () => {
     expect(f[0]).toMatchObject({ invariant: 'identity', status: 'violated' });
     expect(codes(step('Delete', check([tasks[0]!, tasks[1]!, tasks[3]!])))).toContain('invariant-identity:major');
   });
+  it('severity follows the brief: deleting the wrong item is critical when the query asks for delete (any language), major otherwise', () => {
+    const wrong = () => step('Delete', check([tasks[0]!, tasks[1]!, tasks[3]!]));
+    const judged = (prompt: string) => judgeOffline({ ...evidence({}, [wrong()]), task: { ...evidence().task, query: { ...evidence().task.query, prompt } } }).defects.filter((d) => d.code === 'invariant-identity');
+    expect(judged('Build a todo list where I can add tasks and delete them.')).toEqual([expect.objectContaining({ severity: 'critical', deduction: 3, detail: expect.stringMatching(/core action the brief asks for/) })]);
+    expect(judged('Erstelle eine Einkaufsliste, in der man Artikel einzeln löschen kann.')[0]!.severity).toBe('critical');
+    expect(judged('A page that lists my reading goals for the year.')[0]!.severity).toBe('major');
+  });
   it('passes the working twin, also when the list renumbers its items', () => {
     expect(run(step('Delete', check([tasks[0]!, tasks[2]!, tasks[3]!])))[0]!.status).toBe('pass');
     const numbered = ['1. Milk', '2. Bread', '3. Eggs'];

@@ -1,5 +1,6 @@
 import type { CollectionReading, Evidence, Readings, RubricVerdict, TraceStep } from '../../types.js';
 import { rubricItem } from '../rubric.js';
+import { briefFeatures } from './brief.js';
 import type { CheckResult, DraftDefect } from './checks.js';
 
 /**
@@ -380,15 +381,41 @@ export function invariantFindings(ev: Evidence): InvariantFinding[] {
 }
 
 /**
+ * The action concept (brief.ts) each invariant tests: its violation breaks that action. Invariants about a
+ * consequence (totals), an input rule, a layout or a single click have none: their severity stays their own.
+ */
+const INVARIANT_CONCEPTS: Record<string, string[]> = {
+  identity: ['delete'],
+  add: ['add'],
+  ordering: ['sort'],
+  filter: ['filter', 'search'],
+  'filter-state': ['filter'],
+  calc: ['calculate'],
+};
+
+/**
+ * Severity follows the brief (issue 18 point 1; METHOD.md §9 "core feature broken −3"): a violated
+ * invariant whose action the query names as a core feature (delete, add, sort, filter or search,
+ * calculate — in any of the 8 languages, {@link briefFeatures}) is critical; otherwise it keeps its own.
+ */
+function bySeverityOfBrief(d: DraftDefect, invariant: string, core: Set<string>): DraftDefect {
+  const concept = (INVARIANT_CONCEPTS[invariant] ?? []).find((c) => core.has(c));
+  if (!concept || d.dimension !== 'functionality' || d.severity === 'critical') return d;
+  return { ...d, severity: 'critical', points: 3, cap: undefined, detail: `${d.detail} This breaks "${concept}", a core action the brief asks for.` };
+}
+
+/**
  * The invariant check of the offline judge (rubric item 3, logic correctness): defects for violated
  * invariants (one per code), and a verdict that lists what was checked, passed and left not assessed.
+ * A violation of a core action of the brief is critical ({@link bySeverityOfBrief}).
  */
 export function invariantChecks(ev: Evidence): CheckResult {
   const item = rubricItem('3');
   const findings = invariantFindings(ev);
+  const core = new Set(briefFeatures(ev.task.query.prompt).map((f) => f.id));
   const seen = new Set<string>();
   const defects: DraftDefect[] = [];
-  for (const f of findings) if (f.defect && !seen.has(f.defect.code!)) (seen.add(f.defect.code!), defects.push(f.defect));
+  for (const f of findings) if (f.defect && !seen.has(f.defect.code!)) (seen.add(f.defect.code!), defects.push(bySeverityOfBrief(f.defect, f.invariant, core)));
   const passed = findings.filter((f) => f.status === 'pass').length;
   const skipped = findings.filter((f) => f.status === 'not-assessed');
   const verdict: RubricVerdict = {
