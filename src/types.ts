@@ -631,13 +631,25 @@ export interface AgentReport {
   observation: string;
 }
 
+/**
+ * Why the interaction loop (Stage 2, METHOD.md §9 "Interact") ended:
+ * - `budget`: the step budget was used up; `finished`: the agent said it was done; `exhausted`: the agent
+ *   had nothing left to try (older evidence);
+ * - the app's: `unresponsive` (its main thread stopped answering), `crashed` (its renderer died);
+ * - not the app's: `timeout` (the interaction's time limit), `error` (Cookie's loop failed), `agent-error`
+ *   (the agent threw) — evaluate records these as stage errors so an untested app is not read as tested.
+ */
+export type EndReason = 'budget' | 'finished' | 'exhausted' | 'unresponsive' | 'crashed' | 'timeout' | 'error' | 'agent-error';
+
 /** The behavioural trace of Stage 2 plus the agent's neutral summary (it documents, never scores). */
 export interface InteractionTrace {
   agent: string;
   stepBudget: number;
   steps: TraceStep[];
-  /** Why exploration ended: budget | exhausted | unresponsive | crashed | timeout | error. */
-  endedBecause: string;
+  /** Why exploration ended ({@link EndReason}); `endDetail` says more for `error` and `agent-error`. */
+  endedBecause: EndReason;
+  /** The error message when exploration ended with `error` (Cookie's loop) or `agent-error` (the agent threw). */
+  endDetail?: string;
   /** Controls the agent saw but did not exercise (untested ≠ broken). */
   untested: string[];
   /** Groups of repeated elements and how many of each were sampled. */

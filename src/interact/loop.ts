@@ -4,7 +4,7 @@ import type { Page } from 'playwright';
 import { evalIn, isResponsive, type AppSession } from '../browser/session.js';
 import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
 import { decodePng, diffRatio, type Rgba } from '../perceive/image.js';
-import type { CoverInfo, InteractionTrace, Readings, RecordingEvidence, StepCheck, StepEffect, TraceStep } from '../types.js';
+import type { CoverInfo, EndReason, InteractionTrace, Readings, RecordingEvidence, StepCheck, StepEffect, TraceStep } from '../types.js';
 import { CLEAR_WORDS, changedLines, changedRegions, countRegions, decideEffect, motionChange, type EmptyState, type RegionGrid } from './effect.js';
 import { errorMessage, sleep, timebox } from '../util/timebox.js';
 import { performAction } from './act.js';
@@ -84,7 +84,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   const allSeen = new Map<string, string>();
   const triedSignatures = new Set<string>();
   const groupTried = new Map<string, Set<string>>();
-  let endedBecause = 'budget';
+  let endedBecause: EndReason = 'budget';
+  let endDetail: string | undefined;
   const noise = Math.min(0.5, opts.animatedShare);
   // does the page change on its own (then each step takes an idle baseline first)? From static
   // perception at the start, then from what each step's running time showed
@@ -153,7 +154,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
           'agent deliberation',
         );
       } catch (e) {
-        endedBecause = `agent-error: ${errorMessage(e)}`;
+        endedBecause = 'agent-error';
+        endDetail = errorMessage(e);
         break;
       }
       const thinkMs = Date.now() - thinkStart;
@@ -191,7 +193,10 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     if (!page.isClosed() && !(await isResponsive(page, 1000).catch(() => false))) {
       endedBecause = 'unresponsive';
       steps.push(unresponsiveStep(steps.length, `The page stopped answering (${errorMessage(e)}).`));
-    } else endedBecause = `error: ${errorMessage(e)}`;
+    } else {
+      endedBecause = 'error';
+      endDetail = errorMessage(e);
+    }
   } finally {
     log.step = undefined;
   }
@@ -233,6 +238,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
     stepBudget: opts.steps,
     steps,
     endedBecause,
+    ...(endDetail !== undefined ? { endDetail } : {}),
     untested,
     coverage: [...groupSeen.entries()].map(([group, sigs]) => ({ group, seen: sigs.size, tried: groupTried.get(group)?.size ?? 0 })),
     gameLike: !!agent.gameLike,

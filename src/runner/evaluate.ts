@@ -234,8 +234,8 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       });
       if (evidence.interaction && agent.protocolRecord) evidence.interaction.protocol = agent.protocolRecord();
       // the loop ended early for a reason that is not the app's: say so, so nobody reads an untested app as a tested one
-      const ended = evidence.interaction?.endedBecause ?? '';
-      if (/^(agent-)?error/.test(ended)) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${evidence.interaction!.steps.length} step(s): ${ended}` });
+      const it = evidence.interaction;
+      if (it && (it.endedBecause === 'error' || it.endedBecause === 'agent-error')) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${it.steps.length} step(s): ${it.endedBecause}${it.endDetail ? `: ${it.endDetail}` : ''}` });
     }
   } finally {
     try {

@@ -94,7 +94,7 @@ function traceText(ev: Evidence): string {
   });
   const r = t.report;
   return [
-    `agent ${t.agent}, ${t.steps.length}/${t.stepBudget} steps, ended: ${t.endedBecause}`,
+    `agent ${t.agent}, ${t.steps.length}/${t.stepBudget} steps, ended: ${t.endedBecause}${t.endDetail ? ` (${t.endDetail})` : ''}`,
     ...lines,
     r ? `agent report: ${JSON.stringify(r).slice(0, 4000)}` : '',
     t.untested.length ? `not exercised (untested is not broken): ${t.untested.slice(0, 30).join(', ')}` : '',
