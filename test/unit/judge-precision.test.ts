@@ -146,6 +146,19 @@ describe('frame rate: the machine is measured, the app blamed only beyond it', (
 });
 
 describe('layout sized by what a user loses', () => {
+  it('a full-screen canvas scene that is mostly dark space (a solar system) is not an empty screen; the same emptiness in a DOM page is', () => {
+    const sparse = (canvas: boolean) => {
+      const st = perception();
+      st.viewports[2]!.contentShare = 0.029;
+      st.viewports[2]!.colour = { saturatedShare: 0.01, hueFamilies: 3, centroidX: 0.3, centroidY: 0.5, contentWidthShare: 0.4 };
+      st.inventory!.canvases = canvas ? [{ width: 1280, height: 800, areaShare: 1 }] : [];
+      return judgeOffline(evidence({ static: st }));
+    };
+    // measured on OpenAI-o1's KCORES solar system (human score 84/90): 2.9% of the screen differs from black space
+    expect(sparse(true).defects.map((d) => d.code)).not.toContain('empty-screen');
+    expect(sparse(true).rubric.find((r) => r.id === '7')).toMatchObject({ verdict: 'not-assessed', reason: expect.stringMatching(/canvas covering 100% .* composition/) });
+    expect(sparse(false).defects).toEqual([expect.objectContaining({ code: 'empty-screen', severity: 'major' })]);
+  });
   it('16 px of overflow is minor; a small centred card is at most a minor sparse screen', () => {
     const st = perception();
     st.viewports[0]!.overflowPx = 16;

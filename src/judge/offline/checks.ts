@@ -293,6 +293,12 @@ export function layout(f: Facts): CheckResult {
   if (share < 0.03 && f.cdnScriptsMissing.length) {
     return { verdict: verdict('7', 'exempt', method, `mostly empty, but library script(s) could not be loaded offline (${f.cdnScriptsMissing[0]})`), defects: [] };
   }
+  // a scene drawn on a canvas or SVG that fills the first screen (a solar system in dark space, a starfield,
+  // a game board): its empty space is the scene's composition, not a layout that wastes the screen
+  const scene = (f.ev.static?.inventory?.canvases ?? []).reduce((a, c) => a + c.areaShare, 0);
+  if (share < 0.03 && scene >= 0.5) {
+    return { verdict: verdict('7', 'not-assessed', method, `only ${(share * 100).toFixed(1)}% of the first screen differs from the background, but a canvas covering ${Math.round(Math.min(1, scene) * 100)}% of it draws a scene whose empty space is its composition`), defects: [] };
+  }
   // a small centred card (a calculator, a login box) is a design choice, not wasted space: minor at most
   const centred = !!f.vpDefault.colour && Math.abs(f.vpDefault.colour.centroidX - 0.5) < 0.15 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 0;
   if (share < 0.03 && centred) {
