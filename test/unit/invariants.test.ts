@@ -142,6 +142,12 @@ describe('careful-tester checks', () => {
     const dead = { ...second, effect: { ...second.effect!, kind: 'none' as const, screenChanged: false } };
     expect(run(first, dead)).toEqual([]);
   });
+  it('first click: two clicks that each change one attribute and nothing visible (a "Focus input" button on a focused field) are not a lost click', () => {
+    const first = click('Focus Input', false, { effect: { pixelChange: 0.0003, targetPixelChange: 0, domMutations: 1, scrolled: false, screenChanged: false, kind: 'none' } });
+    const second = click('Focus Input', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'Focus Input' }, effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 1, scrolled: false, screenChanged: true, kind: 'changed', textChanged: 0 } });
+    expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed' });
+    expect(codes(first, second)).not.toContain('first-click-failure:major');
+  });
   it('paste bypass: digits kept when typed, letters kept when pasted', () => {
     const f = (v: string): Readings => ({ ...R([]), field: { value: v, valid: true } });
     const typed = step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'typed', value: '4242ab42cd' }, after: f('424242') });

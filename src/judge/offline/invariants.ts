@@ -292,6 +292,11 @@ export const firstClick: Judge = (s, steps) => {
   const prev = steps.find((p) => p.index === s.index - 1);
   if (!prev || prev.action.target?.signature !== s.action.target?.signature || prev.effect?.kind !== 'none' || !s.effect) return [];
   if (s.effect.kind !== 'changed') return [];
+  // the second click must have shown the user something: a DOM-only change no larger than the first click's
+  // (focusing a field that already had focus: one attribute) is the same nothing twice, not a lost click
+  const e = s.effect;
+  const shown = e.pixelChange > 0.0005 || (e.targetPixelChange ?? 0) > 0.001 || (e.textChanged ?? 0) > 0 || e.scrolled;
+  if (!shown && e.domMutations <= (prev.effect.domMutations ?? 0)) return [na('first-click', s, 'the second click changed nothing visible, and no more of the DOM than the first')];
   const name = s.check!.subject;
   return [bad('first-click', s, 'the first click did nothing, the second worked', defect('first-click-failure', `"${name}" needs two clicks`, `The first click on "${name}" changed nothing; the same click right after worked. A user's first click is lost.`, s, name))];
 };
