@@ -1,5 +1,6 @@
 import pc from 'picocolors';
-import type { EvaluationResult, EvaluationTask, Reporter, RunResults, RunStartInfo, Stage } from '../src/types.js';
+import { DEFAULT_UNSTABLE_MARGIN, formatSpread, runTrials, summarizeTrials, unstableReason } from '../src/runner/trials.js';
+import type { EvaluationResult, EvaluationTask, Reporter, RunResults, RunStartInfo, Stage, TrialSummary } from '../src/types.js';
 
 /** Options of the console reporter. */
 export interface ConsoleReporterOptions {
@@ -49,6 +50,12 @@ function statusWord(r: EvaluationResult): string {
  * evaluation and a heartbeat line with the same facts whenever nothing was printed for `heartbeatMs`
  * (30 s), so a long evaluation never looks hung. Then a summary table of candidate × query with Functionality,
  * Aesthetics and Total (0–100), defect counts by severity (critical/major/minor) and the status.
+ *
+ * With repeated trials (`--repeat-each n`): a trial's line ends with `⚠ unstable: …` (the range of the totals
+ * so far and the margin) once the trials finished so far disagree by more than `trials.unstableMargin`; the
+ * summary table has one row per candidate × query with the trial means of F and A, the total as mean ±
+ * standard deviation, its min–max range, the trials passed (k/n) and `⚠ unstable` with the reason; the
+ * last line counts the unstable evaluations.
  */
 export class ConsoleReporter implements Reporter {
   private readonly out: NonNullable<ConsoleReporterOptions['stream']>;
@@ -62,6 +69,9 @@ export class ConsoleReporter implements Reporter {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly heartbeatMs: number;
   private readonly refreshMs: number;
+  /** Unstable margin (`trials.unstableMargin`, points on 0–100) and the finished trials of each repeated evaluation. */
+  private margin = DEFAULT_UNSTABLE_MARGIN;
+  private readonly trials = new Map<string, EvaluationResult[]>();
 
   constructor(opts: ConsoleReporterOptions = {}) {
     this.out = opts.stream ?? process.stdout;
@@ -105,6 +115,9 @@ export class ConsoleReporter implements Reporter {
     this.total = info.tasks.length;
     this.started = Date.now();
     this.concurrency = Number((info.config as { concurrency?: unknown } | null)?.concurrency) || 1;
+    const margin = (info.config as { trials?: { unstableMargin?: unknown } } | null)?.trials?.unstableMargin;
+    this.margin = typeof margin === 'number' ? margin : DEFAULT_UNSTABLE_MARGIN;
+    this.trials.clear();
     this.timer ??= setInterval(() => this.tick(), this.tty ? this.refreshMs : Math.min(this.heartbeatMs, 5000));
     this.timer.unref?.();
     this.write(`${pc.bold('cookie')} evaluating ${this.total} query × candidate pair${this.total === 1 ? '' : 's'} → ${info.outputDir}\n`);
@@ -134,8 +147,17 @@ export class ConsoleReporter implements Reporter {
     if (this.tty) this.out.write('\r\x1b[2K');
     const sev = counts(r);
     const score = r.scores ? `F ${fmt(r.scores.functionality)}  A ${fmt(r.scores.aesthetics)}  T ${fmt(r.scores.total)}` : r.error ? (r.passed ? r.error.message.slice(0, 100) : pc.red(r.error.message.slice(0, 100))) : '';
-    this.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${r.cached ? pc.dim('cached') : pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}\n`);
+    this.write(`${pc.dim(`[${this.done}/${this.total}]`)} ${r.id}  ${score}  ${sev.critical ? pc.red(`${sev.critical}C `) : ''}${sev.major ? pc.yellow(`${sev.major}M `) : ''}${sev.minor ? `${sev.minor}m ` : ''}${statusWord(r)} ${r.cached ? pc.dim('cached') : pc.dim(`${((r.timings.total ?? 0) / 1000).toFixed(1)}s`)}${this.trialMark(r)}\n`);
     this.progress();
+  }
+
+  /** For a trial: `  ⚠ unstable: …` when the trials of its evaluation finished so far are unstable, else nothing. */
+  private trialMark(r: EvaluationResult): string {
+    if (!r.trial) return '';
+    const group = [...(this.trials.get(r.trial.baseId) ?? []), r];
+    this.trials.set(r.trial.baseId, group);
+    const [s] = summarizeTrials(group, this.margin);
+    return s?.unstable ? `  ${pc.yellow(`⚠ unstable: ${unstableReason(s)}`)}` : '';
   }
 
   onError(message: string): void {
@@ -162,6 +184,24 @@ export class ConsoleReporter implements Reporter {
     }
     const cw = Math.min(28, Math.max(9, ...rows.map((r) => width(r.candidate))));
     const qw = Math.min(30, Math.max(5, ...rows.map((r) => width(r.queryId))));
+    const trials = runTrials(run, this.margin);
+    if (trials.length) this.trialTable(run, trials, cw, qw);
+    else this.resultTable(rows, cw, qw);
+    const scored = rows.filter((r) => r.status === 'scored');
+    const passed = rows.filter((r) => r.passed).length;
+    const errors = rows.filter((r) => r.status === 'error').length;
+    const cachedN = rows.filter((r) => r.cached).length;
+    const mean = scored.length ? scored.reduce((s, r) => s + r.scores!.total, 0) / scored.length : 0;
+    const secs = ((Date.now() - this.started) / 1000).toFixed(1);
+    const unstable = trials.filter((t) => t.unstable).length;
+    const trialNote = trials.length ? ` (${trials.length} candidate × query × ${Math.max(...trials.map((t) => t.n))} trials) ` : ' ';
+    this.out.write(
+      `\n${pc.bold('Evaluations')} ${rows.length}${trialNote}· ${pc.green(`${passed} passed`)} · ${rows.length - passed - errors ? pc.yellow(`${rows.length - passed - errors} below threshold`) : '0 below threshold'} · ${errors ? pc.red(`${errors} errors`) : '0 errors'} · mean total ${mean.toFixed(1)}${trials.length ? ` · ${unstable ? pc.yellow(`${unstable} unstable`) : '0 unstable'} (margin ${trials[0]!.margin})` : ''}${cachedN ? ` · ${cachedN} cached` : ''} · ${secs}s\n`,
+    );
+  }
+
+  /** The summary table of an unrepeated run: one row per result. */
+  private resultTable(rows: EvaluationResult[], cw: number, qw: number): void {
     const header = `${pad('candidate', cw)}  ${pad('query', qw)}  ${'F'.padStart(5)}  ${'A'.padStart(5)}  ${'Total'.padStart(5)}  crit  major  minor  status`;
     this.out.write(`\n${pc.bold(header)}\n${'─'.repeat(width(header) + 8)}\n`);
     for (const r of [...rows].sort((a, b) => a.candidate.localeCompare(b.candidate) || a.queryId.localeCompare(b.queryId))) {
@@ -170,15 +210,26 @@ export class ConsoleReporter implements Reporter {
         `${pad(r.candidate, cw)}  ${pad(r.queryId, qw)}  ${fmt(r.scores?.functionality)}  ${fmt(r.scores?.aesthetics)}  ${fmt(r.scores?.total)}  ${String(s.critical).padStart(4)}  ${String(s.major).padStart(5)}  ${String(s.minor).padStart(5)}  ${statusWord(r)}\n`,
       );
     }
-    const scored = rows.filter((r) => r.status === 'scored');
-    const passed = rows.filter((r) => r.passed).length;
-    const errors = rows.filter((r) => r.status === 'error').length;
-    const cachedN = rows.filter((r) => r.cached).length;
-    const mean = scored.length ? scored.reduce((s, r) => s + r.scores!.total, 0) / scored.length : 0;
-    const secs = ((Date.now() - this.started) / 1000).toFixed(1);
-    this.out.write(
-      `\n${pc.bold('Evaluations')} ${rows.length} · ${pc.green(`${passed} passed`)} · ${rows.length - passed - errors ? pc.yellow(`${rows.length - passed - errors} below threshold`) : '0 below threshold'} · ${errors ? pc.red(`${errors} errors`) : '0 errors'} · mean total ${mean.toFixed(1)}${cachedN ? ` · ${cachedN} cached` : ''} · ${secs}s\n`,
-    );
+  }
+
+  /**
+   * The summary table of a repeated run: one row per candidate × query (an unrepeated result in it is a
+   * row of one trial) with the trial means of F and A, total mean ± sd, its range, trials passed and
+   * `⚠ unstable` with the reason.
+   */
+  private trialTable(run: RunResults, trials: TrialSummary[], cw: number, qw: number): void {
+    const groups = new Map(trials.map((t) => [t.id, run.evaluations.filter((e) => e.trial?.baseId === t.id)]));
+    const single = run.evaluations.filter((e) => !e.trial).map((e) => ({ id: e.id, summary: summarizeTrials([{ ...e, trial: { index: 1, of: 1, baseId: e.id } }], this.margin)[0]! }));
+    const rows = [...trials.map((t) => ({ id: t.id, summary: t })), ...single];
+    const header = `${pad('candidate', cw)}  ${pad('query', qw)}  ${'F'.padStart(5)}  ${'A'.padStart(5)}  ${pad('Total ± sd', 13)}  ${pad('range', 11)}  passed  stability`;
+    this.out.write(`\n${pc.bold(header)}\n${'─'.repeat(width(header) + 8)}\n`);
+    for (const { id, summary: t } of rows.sort((a, b) => a.summary.candidate.localeCompare(b.summary.candidate) || a.summary.queryId.localeCompare(b.summary.queryId))) {
+      const rs = groups.get(id) ?? run.evaluations.filter((e) => e.id === id);
+      const passed = `${rs.filter((r) => r.passed).length}/${t.n}`;
+      const range = t.total ? `${t.total.min.toFixed(1)}–${t.total.max.toFixed(1)}` : '–';
+      const flag = t.unstable ? pc.yellow(`⚠ unstable: ${unstableReason(t)}`) : t.n > 1 ? pc.green('stable') : pc.dim('1 trial');
+      this.out.write(`${pad(t.candidate, cw)}  ${pad(t.queryId, qw)}  ${fmt(t.functionality?.mean)}  ${fmt(t.aesthetics?.mean)}  ${pad(t.total ? formatSpread(t.total) : '–', 13)}  ${pad(range, 11)}  ${passed.padStart(6)}  ${flag}\n`);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EvaluationResult, Evidence, Reporter, RunResults } from '../src/types.js';
+import { describeTrials, formatSpread, runTrials, unstableReason } from '../src/runner/trials.js';
+import type { EvaluationResult, Evidence, Reporter, RunResults, TrialSummary } from '../src/types.js';
 import { errorOfDefect, rankDefects, sourceLocation, verdictOf, worstDefect } from './verdict.js';
 
 /** Options of the github reporter. */
@@ -50,15 +51,32 @@ export function annotation(r: EvaluationResult, ev: Evidence | null, cwd: string
     props.push(`line=${m[2]}`);
     if (m[3]) props.push(`col=${m[3]}`);
   }
-  props.push(`title=${escProp(`Cookie: ${r.candidate} on ${r.queryId} ${v.verdict === 'error' ? 'could not be evaluated' : 'failed'}`)}`);
+  const trial = r.trial ? ` (trial ${r.trial.index}/${r.trial.of}${r.unstable ? ', unstable' : ''})` : '';
+  props.push(`title=${escProp(`Cookie: ${r.candidate} on ${r.queryId}${trial} ${v.verdict === 'error' ? 'could not be evaluated' : 'failed'}`)}`);
   const msg = [v.why, ...(worst ? [`worst defect: [${worst.severity}] ${worst.title}: ${worst.detail}`] : []), ...(loc ? [`at ${loc}`] : [])].join('\n');
   return `::error ${props.join(',')}::${escData(msg)}`;
 }
 
 /**
+ * The annotation of one unstable repeated evaluation (once, not per trial):
+ * `::warning file=<artifact>,title=Cookie: <candidate> on <query> is unstable::unstable: total 70.0 ± 14.1
+ * over 2 trials, range 60.0–80.0 (20.0 points > margin 10)` followed by each trial's total (0–100).
+ * @param trials the evaluation's trial results, in order
+ */
+export function unstableAnnotation(s: TrialSummary, trials: EvaluationResult[], cwd: string): string {
+  const artifact = trials[0]?.artifactPath;
+  const props = [...(artifact ? [`file=${escProp(path.relative(cwd, artifact).split(path.sep).join('/'))}`] : []), `title=${escProp(`Cookie: ${s.candidate} on ${s.queryId} is unstable`)}`];
+  const msg = [describeTrials(s), `trials: ${trials.map((r) => `${r.trial?.index ?? '?'}: ${r.scores ? r.scores.total.toFixed(1) : r.status}`).join(', ')}`].join('\n');
+  return `::warning ${props.join(',')}::${escData(msg)}`;
+}
+
+/**
  * The Markdown job summary (GitHub Actions `GITHUB_STEP_SUMMARY`): totals, a table of every evaluation
  * (verdict, scores 0–100, worst defect), the worst defects of the failures, and a link to the run's
- * artifacts when the run's URL is known.
+ * artifacts when the run's URL is known. With repeated trials (`--repeat-each n`): the heading counts the
+ * unstable evaluations, each trial's row is named `<candidate> (trial k/n)` and marked `⚠️ unstable`, and a
+ * "Trials" table gives per candidate × query the total as mean ± sd, its range, the trials passed and
+ * `⚠️ unstable` with the reason (or `stable`).
  */
 export function stepSummary(run: RunResults, outputDir: string, env: Record<string, string | undefined> = {}): string {
   const rows = run.evaluations;
@@ -67,8 +85,11 @@ export function stepSummary(run: RunResults, outputDir: string, env: Record<stri
   const failed = rows.length - passed - errors;
   const icon = { pass: '✅', fail: '❌', error: '⚠️' } as const;
   const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null;
+  const trials = runTrials(run, (run.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin);
+  const unstable = trials.filter((t) => t.unstable);
+  const name = (r: EvaluationResult) => `${cell(r.candidate)}${r.trial ? ` (trial ${r.trial.index}/${r.trial.of})` : ''}${r.unstable ? ' ⚠️ unstable' : ''}`;
   const out = [
-    `## 🍪 Cookie: ${passed} passed, ${failed} failed, ${errors} errors (${rows.length} evaluations)`,
+    `## 🍪 Cookie: ${passed} passed, ${failed} failed, ${errors} errors (${rows.length} evaluations${trials.length ? `; ${trials.length} candidate × query, ${unstable.length} unstable` : ''})`,
     '',
     ...(run.specErrors?.length ? [`**${run.specErrors.length} spec file(s) could not be loaded:**`, ...run.specErrors.map((e) => `- \`${cell(e.message.split('\n')[0]!)}\``), ''] : []),
     ...(run.stoppedEarly ? [`**Stopped early** (${run.stoppedEarly.reason}): ${run.stoppedEarly.notRun} evaluation(s) not run.`, ''] : []),
@@ -76,15 +97,23 @@ export function stepSummary(run: RunResults, outputDir: string, env: Record<stri
     '|---|---|---|--:|--:|--:|---|',
     ...rows.map((r) => {
       const w = worstDefect(r);
-      return `| ${icon[verdictOf(r).verdict]} | ${cell(r.queryId)} | ${cell(r.candidate)} | ${num(r.scores?.functionality)} | ${num(r.scores?.aesthetics)} | ${num(r.scores?.total)} | ${w ? `**${w.severity}** ${cell(w.title)}` : '–'} |`;
+      return `| ${icon[verdictOf(r).verdict]} | ${cell(r.queryId)} | ${name(r)} | ${num(r.scores?.functionality)} | ${num(r.scores?.aesthetics)} | ${num(r.scores?.total)} | ${w ? `**${w.severity}** ${cell(w.title)}` : '–'} |`;
     }),
     '',
   ];
+  if (trials.length) {
+    out.push(`### Trials (margin ${trials[0]!.margin} points)`, '', '| Query | Candidate | Trials | Total (mean ± sd) | Range | Passed | Stability |', '|---|---|--:|--:|---|--:|---|');
+    for (const t of trials) {
+      const rs = rows.filter((r) => r.trial?.baseId === t.id);
+      out.push(`| ${cell(t.queryId)} | ${cell(t.candidate)} | ${t.n} | ${t.total ? formatSpread(t.total) : '–'} | ${t.total ? `${num(t.total.min)}–${num(t.total.max)}` : '–'} | ${rs.filter((r) => r.passed).length}/${t.n} | ${t.unstable ? `⚠️ **unstable**: ${cell(unstableReason(t))}` : 'stable'} |`);
+    }
+    out.push('');
+  }
   const failures = rows.filter((r) => !r.passed);
   if (failures.length) {
     out.push('### Why they failed', '');
     for (const r of failures.slice(0, 20)) {
-      out.push(`<details><summary><b>${cell(r.candidate)}</b> on <b>${cell(r.queryId)}</b>: ${cell(verdictOf(r).why)}</summary>`, '');
+      out.push(`<details><summary><b>${name(r)}</b> on <b>${cell(r.queryId)}</b>: ${cell(verdictOf(r).why)}</summary>`, '');
       for (const d of rankDefects(r.defects).slice(0, 5)) out.push(`- **${d.severity}** (${d.dimension}) ${cell(d.title)}: ${cell(d.detail.slice(0, 300))}`);
       out.push(`- evidence: \`${cell(path.join(path.basename(outputDir), r.evidenceDir))}\``, '', '</details>', '');
     }
@@ -95,8 +124,9 @@ export function stepSummary(run: RunResults, outputDir: string, env: Record<stri
 
 /**
  * `--reporter github` (added by itself when GITHUB_ACTIONS=true, as Vitest does): `::error file=…`
- * annotations for every evaluation below its thresholds or in error, and, when GITHUB_STEP_SUMMARY is
- * set, a Markdown summary appended to that file.
+ * annotations for every evaluation below its thresholds or in error, a `::warning file=…` annotation for
+ * every unstable repeated evaluation (`--repeat-each`), and, when GITHUB_STEP_SUMMARY is set, a Markdown
+ * summary appended to that file.
  */
 export class GithubReporter implements Reporter {
   constructor(private readonly opts: GithubReporterOptions = {}) {}
@@ -106,6 +136,9 @@ export class GithubReporter implements Reporter {
     const cwd = this.opts.cwd ?? env.GITHUB_WORKSPACE ?? process.cwd();
     const stream = this.opts.stream ?? process.stdout;
     for (const r of run.evaluations.filter((x) => !x.passed)) stream.write(`${annotation(r, readEvidence(outputDir, r), cwd)}\n`);
+    for (const t of runTrials(run, (run.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin).filter((x) => x.unstable)) {
+      stream.write(`${unstableAnnotation(t, run.evaluations.filter((r) => r.trial?.baseId === t.id).sort((a, b) => a.trial!.index - b.trial!.index), cwd)}\n`);
+    }
     for (const e of run.specErrors ?? []) stream.write(`::error file=${escProp(path.relative(cwd, e.file).split(path.sep).join('/'))},title=${escProp('Cookie: spec could not be loaded')}::${escData(e.message)}\n`);
     if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(run, outputDir, env));
   }

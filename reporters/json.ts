@@ -10,7 +10,10 @@ export interface JsonReporterOptions {
 
 /**
  * Writes the whole run (the results.json contract: schemaVersion, versions, resolved config, evaluations)
- * to a file of the user's choosing, or to stdout with `outputFile: '-'`, when the run ends.
+ * to a file of the user's choosing, or to stdout with `outputFile: '-'`, when the run ends. With repeated
+ * trials (`--repeat-each n`) that includes every trial (`trial: { index, of, baseId }`, `unstable`) and
+ * `trials[]`: per candidate × query the mean, sd, min and max of each score (0–100), `unstable` and the
+ * `margin` it was judged against.
  */
 export class JsonReporter implements Reporter {
   constructor(private readonly opts: JsonReporterOptions = {}) {}

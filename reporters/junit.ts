@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import junitModule from 'junit-report-builder';
 import type { EvaluationResult, Reporter, RunResults } from '../src/types.js';
+import { describeTrials, formatSpread, runTrials, unstableReason } from '../src/runner/trials.js';
 import { writeTextAtomic } from '../src/util/atomic.js';
 import { rankDefects, verdictOf, worstDefect } from './verdict.js';
 
@@ -54,6 +55,13 @@ function attachments(r: EvaluationResult, outputDir: string, cwd: string): strin
  * an `<error>` testcase of its own suite, so CI counts it. One that ended with the status its spec expects
  * (`expectStatus`) passes. Scores, defects and `[[ATTACHMENT|path]]` lines (key screenshots, video) are in
  * system-out.
+ *
+ * Repeated trials (`--repeat-each n`): one testcase per trial, named `<candidate> [trial k/n]`, each with
+ * testcase `<properties>` (as Playwright's JUnit reporter writes a test's annotations): `trial` (`k/n`),
+ * `trials.total` (mean ± sd of the evaluation's totals, 0–100, with min and max) and, when its trials are
+ * unstable, `unstable` (why: the range of the totals against the margin, or trials not scored); its
+ * system-out starts with the same line (`unstable: total 70.0 ± 14.1 over 2 trials, range 60.0–80.0 …`).
+ * An unstable trial is not a failure by itself: pass or fail is still its own verdict.
  */
 export class JunitReporter implements Reporter {
   constructor(private readonly opts: JunitReporterOptions = {}) {}
@@ -62,6 +70,7 @@ export class JunitReporter implements Reporter {
   static build(run: RunResults, o: JunitBuildOptions = {}): string {
     const cwd = o.cwd ?? process.cwd();
     const builder = junitBuilder.newBuilder();
+    const trials = new Map(runTrials(run, (run.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin).map((t) => [t.id, t]));
     const bySuite = new Map<string, EvaluationResult[]>();
     for (const r of run.evaluations) bySuite.set(r.suiteFile, [...(bySuite.get(r.suiteFile) ?? []), r]);
     for (const [file, results] of bySuite) {
@@ -71,9 +80,14 @@ export class JunitReporter implements Reporter {
         .timestamp(new Date(run.startedAt || Date.now()))
         .time(results.reduce((s, r) => s + (r.cached ? 0 : (r.timings.total ?? 0)), 0) / 1000);
       for (const r of results) {
-        const tc = suite.testCase().className(r.queryId).name(r.candidate).file(rel(cwd, file)).time((r.cached ? 0 : (r.timings.total ?? 0)) / 1000);
+        const trial = r.trial ? trials.get(r.trial.baseId) : undefined;
+        const tc = suite.testCase().className(r.queryId).name(r.trial ? `${r.candidate} [trial ${r.trial.index}/${r.trial.of}]` : r.candidate).file(rel(cwd, file)).time((r.cached ? 0 : (r.timings.total ?? 0)) / 1000);
+        if (r.trial) tc.property('trial', `${r.trial.index}/${r.trial.of}`);
+        if (trial?.total) tc.property('trials.total', `${formatSpread(trial.total)} (min ${trial.total.min.toFixed(1)}, max ${trial.total.max.toFixed(1)}, ${trial.scored} of ${trial.n} trials scored)`);
+        if (trial?.unstable) tc.property('unstable', unstableReason(trial));
         const defects = rankDefects(r.defects).map((d) => `[${d.severity}/${d.dimension}] ${d.title}${d.deduction ? ` (−${d.deduction})` : ''}: ${d.detail}`);
         const lines = [
+          ...(trial ? [`${describeTrials(trial)} (this is trial ${r.trial!.index}/${r.trial!.of})`] : []),
           r.scores ? `scores (0-100): functionality ${r.scores.functionality}, aesthetics ${r.scores.aesthetics}, total ${r.scores.total}` : 'not scored',
           ...defects,
           `evidence: ${o.outputDir ? rel(cwd, path.join(o.outputDir, r.evidenceDir)) : r.evidenceDir}`,

@@ -892,7 +892,7 @@ export interface EvaluationResult {
   cacheKey?: string;
   /** Trial of a repeated evaluation (`--repeat-each n`), as on its task. */
   trial?: { index: number; of: number; baseId: string };
-  /** True when this evaluation's trials disagree by more than the margin (src/runner/trials.ts). */
+  /** Set on every trial of a repeated evaluation: true when its trials' totals differ by more than the margin, or only some were scored (src/runner/trials.ts markTrials). */
   unstable?: boolean;
 }
 
@@ -919,6 +919,8 @@ export interface TrialSummary {
   total: Spread | null;
   /** True when the scored trials' totals differ by more than the margin, or some trials scored and others did not. */
   unstable: boolean;
+  /** The margin it was judged against: largest range of the totals (max − min, points on 0–100) still called stable (`trials.unstableMargin`). */
+  margin: number;
   /** Trial ids in order. */
   trials: string[];
 }

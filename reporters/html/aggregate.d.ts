@@ -1,21 +1,29 @@
-import type { EvaluationResult } from '../../src/types.js';
+import type { EvaluationResult, TrialSummary } from '../../src/types.js';
 
-/** Means of functionality, aesthetics and total (0–100; unscored evaluations count 0) over `n` evaluations. */
+/** Means of functionality, aesthetics and total (0–100; unscored evaluations count 0) over `n` evaluations (one per query; a repeated evaluation is its trial mean). */
 export interface Means {
   n: number;
   functionality: number | null;
   aesthetics: number | null;
   total: number | null;
+  /** Half-width (points, 0–100) of the 95 % confidence interval of the mean total across the `n` queries (Student t, n − 1 degrees of freedom): the interval is total ± ci95; null when n < 2. */
+  ci95: number | null;
 }
 
 /** One leaderboard row: a candidate in one generation mode. See README "Leaderboard JSON". */
 export interface LeaderboardRow {
   candidate: string;
   mode: 'html' | 'react';
+  /** Queries this row answered (a repeated evaluation counts once). */
   evaluations: number;
+  /** Queries scored (in at least one trial, when repeated). */
   scored: number;
-  /** Share of evaluations that deployed and were scored (0–1). */
+  /** Share of runs that deployed and were scored (0–1): a repeated evaluation counts the share of its trials scored. */
   runnableRate: number;
+  /** Trials per evaluation (`--repeat-each`; 1 when not repeated). */
+  trials: number;
+  /** Queries whose trials were unstable (totals differ by more than the margin, or scored in only some trials). */
+  unstable: number;
   overall: Means;
   /** By page type (L1): `static` | `dynamic`. */
   byPageType: Record<string, Means>;
@@ -24,7 +32,7 @@ export interface LeaderboardRow {
   /** By query language (ISO 639-1). */
   byLanguage: Record<string, Means>;
   byDifficulty: Record<string, Means>;
-  /** Pairwise win rate over queries shared with every other row (ties count half), 0–1. */
+  /** Pairwise win rate over queries shared with every other row, comparing totals (trial means when repeated; ties count half), 0–1. */
   winRate: number | null;
   /** Number of pairwise comparisons behind the win rate. */
   pairs: number;
@@ -42,5 +50,15 @@ export interface LeaderboardRow {
   totalCostPerPoint: number | null;
 }
 
-/** Aggregate evaluations into leaderboard rows (best overall total first). */
-export function aggregate(evaluations: EvaluationResult[]): LeaderboardRow[];
+/**
+ * Aggregate evaluations into leaderboard rows (best overall total first). Give one entry per query ×
+ * candidate: the results of an unrepeated run, or the trial means of a repeated one (`trialMeans` in
+ * src/runner/trials.ts) — never the trials themselves, or a query would count once per trial.
+ */
+export function aggregate(evaluations: (EvaluationResult & { trialSummary?: TrialSummary })[]): LeaderboardRow[];
+
+/** Student-t 97.5 % quantile for `df` ≥ 1 degrees of freedom (12.706 at 1, 2.042 at 30, → 1.96). */
+export function t975(df: number): number;
+
+/** Half-width of the 95 % confidence interval of the mean of `xs` (Student t, n − 1 df), rounded to 0.1; null with fewer than two values. */
+export function ci95(xs: number[]): number | null;

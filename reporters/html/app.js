@@ -55,7 +55,13 @@
       return (typeof a === 'string' ? a.localeCompare(b) : a - b) * sort.dir || x.n - y.n;
     });
   }
-  const sibling = (e) => DATA.evaluations.find((x) => x.queryId === e.queryId && x.n !== e.n);
+  const sibling = (e) => DATA.evaluations.find((x) => x.queryId === e.queryId && x.n !== e.n && (!e.trial || !x.trial || x.trial.baseId !== e.trial.baseId));
+  // repeated trials (--repeat-each): summaries per candidate × query, with `reason` and `line` in words
+  const TRIALS = DATA.trials || [];
+  const trialOf = (e) => (e.trial ? TRIALS.find((t) => t.id === e.trial.baseId) : undefined);
+  const spread = (s) => (s ? `${num(s.mean)} ± ${num(s.sd)}` : '–');
+  const unstableTag = (t) => `<span class="tag unstable" data-testid="unstable-tag" title="${h(t.reason)}">unstable</span>`;
+  const trialTag = (e) => (e.trial ? ` <span class="tag" data-testid="trial-tag">trial ${e.trial.index}/${e.trial.of}</span>` : '');
 
   function options(key) {
     const vals = [...new Set(DATA.evaluations.map((e) => e.query && e.query[key]).filter(Boolean))].sort();
@@ -63,9 +69,15 @@
   }
 
   function board() {
-    const evs = DATA.evaluations.filter((e) => (!filters.category || e.query.category === filters.category) && (!filters.language || e.query.language === filters.language) && (!filters.difficulty || e.query.difficulty === filters.difficulty));
-    const rows = aggregate(evs);
+    const match = (e) => (!filters.category || e.query.category === filters.category) && (!filters.language || e.query.language === filters.language) && (!filters.difficulty || e.query.difficulty === filters.difficulty);
+    const evs = DATA.evaluations.filter(match);
+    // one entry per query × candidate (trial means when repeated), so a query counts once in means, intervals and win rates
+    const means = (DATA.board || DATA.evaluations).filter(match);
+    const rows = aggregate(means);
+    const repeated = TRIALS.length > 0;
+    const shownTrials = TRIALS.filter((t) => means.some((m) => m.trialSummary && m.trialSummary.id === t.id));
     const cell = (m) => (m ? `<td>${num(m.functionality)}</td><td>${num(m.aesthetics)}</td><td>${num(m.total)}</td>` : '<td>–</td><td>–</td><td>–</td>');
+    const overallCell = (m) => `<td>${num(m.functionality)}</td><td>${num(m.aesthetics)}</td><td data-testid="total-ci" title="mean total ± half-width of its 95 % interval across ${m.n} queries">${num(m.total)}${m.ci95 !== null && m.ci95 !== undefined ? ` <span class="muted">± ${num(m.ci95)}</span>` : ''}</td>`;
     app.innerHTML = `
       <header><h1>Cookie report</h1><p class="summary" data-testid="summary"><b class="vt-pass">${DATA.evaluations.filter((e) => e.verdict === 'pass').length} passed</b> · <b class="vt-fail">${DATA.evaluations.filter((e) => e.verdict === 'fail').length} failed</b> · <b class="vt-error">${DATA.evaluations.filter((e) => e.verdict === 'error').length} errors</b></p><p class="muted">${h(DATA.run.evaluations)} evaluations · Cookie ${h(DATA.run.cookieVersion)} · ${h(DATA.run.browserVersion)} · ${h(DATA.run.startedAt)}</p></header>
       <section class="filters" data-testid="filters">
@@ -75,12 +87,24 @@
         <span class="muted">${evs.length} evaluations shown</span>
       </section>
       <table class="board" data-testid="leaderboard">
-        <thead><tr><th rowspan="2">#</th><th rowspan="2">Candidate</th><th rowspan="2">Mode</th><th colspan="3">Dynamic</th><th colspan="3">Static</th><th colspan="3">Overall</th><th rowspan="2">Runnable</th><th rowspan="2">Win rate</th><th rowspan="2">Cost (USD)</th><th rowspan="2">Generation (USD)</th><th rowspan="2">Judge (USD)</th><th rowspan="2">USD / point</th></tr>
-        <tr><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total</th></tr></thead>
+        <thead><tr><th rowspan="2">#</th><th rowspan="2">Candidate</th><th rowspan="2">Mode</th><th colspan="3">Dynamic</th><th colspan="3">Static</th><th colspan="3">Overall</th><th rowspan="2">Runnable</th><th rowspan="2">Win rate</th>${repeated ? '<th rowspan="2">Trials</th><th rowspan="2">Unstable</th>' : ''}<th rowspan="2">Cost (USD)</th><th rowspan="2">Generation (USD)</th><th rowspan="2">Judge (USD)</th><th rowspan="2">USD / point</th></tr>
+        <tr><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total</th><th>F</th><th>A</th><th>Total ± 95% CI</th></tr></thead>
         <tbody>${rows
-          .map((r, i) => `<tr data-testid="board-row"><td>${i + 1}</td><td>${h(r.candidate)}</td><td><span class="tag">${h(r.mode === 'react' ? 'React' : 'HTML')}</span></td>${cell(r.byPageType.dynamic)}${cell(r.byPageType.static)}${cell(r.overall)}<td>${pct(r.runnableRate)}</td><td>${pct(r.winRate)}</td><td>${r.usage.costUsd ? r.usage.costUsd.toFixed(4) : '–'}</td><td data-testid="generation-cost">${r.generation ? r.generationCostUsd.toFixed(4) : '–'}</td><td data-testid="judge-cost">${r.judgeCostUsd ? r.judgeCostUsd.toFixed(4) : '–'}</td><td data-testid="cost-per-point">${r.totalCostPerPoint !== null && (r.usage.costUsd || r.generationCostUsd) ? r.totalCostPerPoint.toFixed(6) : '–'}</td></tr>`)
+          .map((r, i) => `<tr data-testid="board-row"><td>${i + 1}</td><td>${h(r.candidate)}</td><td><span class="tag">${h(r.mode === 'react' ? 'React' : 'HTML')}</span></td>${cell(r.byPageType.dynamic)}${cell(r.byPageType.static)}${overallCell(r.overall)}<td>${pct(r.runnableRate)}</td><td data-testid="win-rate">${pct(r.winRate)}</td>${repeated ? `<td>${r.trials}</td><td data-testid="board-unstable">${r.unstable ? `<span class="vt-fail">${r.unstable}</span>` : '0'}</td>` : ''}<td>${r.usage.costUsd ? r.usage.costUsd.toFixed(4) : '–'}</td><td data-testid="generation-cost">${r.generation ? r.generationCostUsd.toFixed(4) : '–'}</td><td data-testid="judge-cost">${r.judgeCostUsd ? r.judgeCostUsd.toFixed(4) : '–'}</td><td data-testid="cost-per-point">${r.totalCostPerPoint !== null && (r.usage.costUsd || r.generationCostUsd) ? r.totalCostPerPoint.toFixed(6) : '–'}</td></tr>`)
           .join('')}</tbody>
       </table>
+      ${
+        repeated
+          ? `<h2>Trials</h2><p class="muted">Each evaluation ran ${Math.max(...TRIALS.map((t) => t.n))} times with its own seeds; the leaderboard uses the trial means. Unstable: the totals differ by more than ${h(TRIALS[0].margin)} points, or only some trials were scored.</p>
+      <table class="trials" data-testid="trials"><thead><tr><th>Query</th><th>Candidate</th><th>Trials</th><th>F (mean)</th><th>A (mean)</th><th>Total (mean ± sd)</th><th>Range</th><th>Passed</th><th>Stability</th></tr></thead>
+      <tbody>${shownTrials
+        .map((t) => {
+          const rs = DATA.evaluations.filter((e) => e.trial && e.trial.baseId === t.id);
+          return `<tr data-testid="trial-row" class="${t.unstable ? 'row-unstable' : ''}"><td>${h(t.queryId)}</td><td>${h(t.candidate)}</td><td>${t.scored === t.n ? t.n : `${t.scored} scored of ${t.n}`}</td><td>${num(t.functionality && t.functionality.mean)}</td><td>${num(t.aesthetics && t.aesthetics.mean)}</td><td data-testid="trial-spread">${spread(t.total)}</td><td>${t.total ? `${num(t.total.min)}–${num(t.total.max)}` : '–'}</td><td>${rs.filter((e) => e.verdict === 'pass').length}/${t.n}</td><td>${t.unstable ? `${unstableTag(t)} <span class="small">${h(t.reason)}</span>` : '<span class="muted">stable</span>'}</td></tr>`;
+        })
+        .join('')}</tbody></table>`
+          : ''
+      }
       <h2>Evaluations</h2>
       <table class="evals" data-testid="evals"><thead><tr>${[['verdict', 'Verdict'], ['query', 'Query'], ['candidate', 'Candidate'], ['f', 'F'], ['a', 'A'], ['total', 'Total'], ['worst', 'Worst defect'], ['defects', 'Defects (C/M/m)']]
         .map(([k, label]) => `<th data-sort="${k}" class="sortable${sort.key === k ? (sort.dir > 0 ? ' asc' : ' desc') : ''}" aria-sort="${sort.key === k ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none'}">${label}</th>`)
@@ -90,7 +114,7 @@
           const c = { critical: 0, major: 0, minor: 0 };
           for (const d of e.defects) c[d.severity]++;
           const other = sibling(e);
-          return `<tr data-testid="eval-row" class="row-${h(e.verdict)}"><td>${verdictTag(e)}</td><td>${h(e.queryId)}${e.cached ? ' <span class="tag">cached</span>' : ''}</td><td><a href="#/eval/${e.n}" data-testid="eval-link">${h(e.candidate)}</a></td><td>${num(e.scores && e.scores.functionality)}</td><td>${num(e.scores && e.scores.aesthetics)}</td><td>${num(e.scores && e.scores.total)}</td><td class="worst" data-testid="worst">${worstText(e)}</td><td>${c.critical}/${c.major}/${c.minor}</td><td>${other ? `<a href="#/compare/${e.n}/${other.n}" data-testid="compare-link">compare</a>` : ''}</td></tr>`;
+          return `<tr data-testid="eval-row" class="row-${h(e.verdict)}"><td>${verdictTag(e)}</td><td>${h(e.queryId)}${e.cached ? ' <span class="tag">cached</span>' : ''}</td><td><a href="#/eval/${e.n}" data-testid="eval-link">${h(e.candidate)}</a>${trialTag(e)}${e.unstable && trialOf(e) ? ` ${unstableTag(trialOf(e))}` : ''}</td><td>${num(e.scores && e.scores.functionality)}</td><td>${num(e.scores && e.scores.aesthetics)}</td><td>${num(e.scores && e.scores.total)}</td><td class="worst" data-testid="worst">${worstText(e)}</td><td>${c.critical}/${c.major}/${c.minor}</td><td>${other ? `<a href="#/compare/${e.n}/${other.n}" data-testid="compare-link">compare</a>` : ''}</td></tr>`;
         })
         .join('')}</tbody></table>`;
     app.querySelectorAll('th[data-sort]').forEach((th) =>
@@ -133,6 +157,7 @@
         <div class="badge">${e.verdict === 'pass' ? '✓ PASS' : e.verdict === 'fail' ? '✗ FAIL' : '⚠ ERROR'}</div>
         <div><h1>${h(e.candidate)} <span class="muted">on</span> ${h(e.queryId)}</h1><p class="why" data-testid="why">${h(e.why)}</p></div>
       </section>
+      ${trialSection(e)}
       <section class="scores" data-testid="scores">
         <div><h3>Functionality</h3><p class="big">${num(e.scores && e.scores.functionality)}</p>${s8('functionality')}${thr('functionality')}</div>
         <div><h3>Aesthetics</h3><p class="big">${num(e.scores && e.scores.aesthetics)}</p>${s8('aesthetics')}${thr('aesthetics')}</div>
@@ -168,6 +193,15 @@
       }),
     );
     if (video) video.addEventListener('timeupdate', () => highlight(video.currentTime * 1000));
+  }
+
+  /** On an evaluation page of a trial: which trial it is, the spread of its evaluation's trials (and why unstable), links to the others. */
+  function trialSection(e) {
+    const t = trialOf(e);
+    if (!t) return '';
+    const others = DATA.evaluations.filter((x) => x.trial && x.trial.baseId === t.id).sort((x, y) => x.trial.index - y.trial.index);
+    return `<section class="trial-info" data-testid="trial-info"><p><b>Trial ${e.trial.index} of ${e.trial.of}</b> ${t.unstable ? unstableTag(t) : '<span class="tag">stable</span>'} ${h(t.line)}</p>
+      <p class="small">${others.map((x) => (x.n === e.n ? `<b>trial ${x.trial.index}: ${num(x.scores && x.scores.total)}</b>` : `<a href="#/eval/${x.n}">trial ${x.trial.index}: ${num(x.scores && x.scores.total)}</a>`)).join(' · ')}</p></section>`;
   }
 
   function comparePage(a, b) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults } from '../../src/types.js';
+import { describeTrials, runTrials, trialMeans, unstableReason } from '../../src/runner/trials.js';
 import { writeTextAtomic } from '../../src/util/atomic.js';
 import { errorOfDefect, rankDefects, sourceLocation, verdictOf } from '../verdict.js';
 
@@ -93,6 +94,12 @@ function details(outputDir: string, e: EvaluationResult, n: number, dataDir: str
  * the screenshots at each viewport, the video beside its action trace (clicking a step seeks the video;
  * the current step is highlighted while it plays), defects linked to their moment in the video, console
  * errors, rubric items with their methods, static → final scores with reasons, and usage and cost.
+ * The leaderboard's overall total is shown as mean ± the half-width of its 95 % interval across queries.
+ * With repeated trials (`--repeat-each n`) the leaderboard is computed from trial means (one per query ×
+ * candidate) and has Trials and Unstable columns; a Trials table lists per candidate × query the trial
+ * means, the total as mean ± sd with its range, the trials passed and an `unstable` tag with the reason;
+ * each trial's row in the evaluations table carries `trial k/n` and, when unstable, an `unstable` tag; and
+ * an evaluation page says which trial it is, the spread of its evaluation's trials and links to the others.
  * Self-contained and offline: it works opened from disk or served (`cookie show-report`).
  * @returns the path of index.html
  */
@@ -109,7 +116,10 @@ export function writeHtmlReport(run: RunResults, outputDir: string, folder = REP
     const worst = rankDefects(e.defects)[0];
     return { ...rest, n, verdict: v.verdict, why: v.why, worst: worst ? e.defects.indexOf(worst) : -1, rank: rankDefects(e.defects).map((x) => e.defects.indexOf(x)) };
   });
-  const summary = { run: { cookieVersion: run.cookieVersion, browserVersion: run.browserVersion, startedAt: run.startedAt, evaluations: run.evaluations.length }, evaluations };
+  // the leaderboard is computed in the page (it filters) from one trial mean per query × candidate, never from the trials themselves
+  const trials = runTrials(run, (run.config as { trials?: { unstableMargin?: number } } | null)?.trials?.unstableMargin);
+  const board = trialMeans(run.evaluations, trials).map(({ candidate, mode, queryId, status, scores, unstable, usage, judgeStages, generation, query, trialSummary }) => ({ candidate, mode, queryId, status, scores, unstable, usage, judgeStages, generation, query, trialSummary }));
+  const summary = { run: { cookieVersion: run.cookieVersion, browserVersion: run.browserVersion, startedAt: run.startedAt, evaluations: run.evaluations.length }, evaluations, trials: trials.map((t) => ({ ...t, reason: unstableReason(t), line: describeTrials(t) })), board };
   const aggregate = fs.readFileSync(path.join(HERE, 'aggregate.js'), 'utf8').replace(/^export\s+/gm, '');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markTrials, repeatTasks, summarizeTrials, trialMeans } from '../../src/runner/trials.js';
+import { describeTrials, markTrials, repeatTasks, summarizeTrials, trialMeans, unstableReason } from '../../src/runner/trials.js';
 import type { EvaluationResult, EvaluationTask, RunResults } from '../../src/types.js';
 
 const task = (id: string) => ({ id, query: { id: id.split('/')[0] }, candidate: { name: id.split('/')[1], mode: 'html', artifactPath: '/x' } }) as unknown as EvaluationTask;
@@ -33,5 +33,28 @@ describe('repeated trials', () => {
     expect(run.evaluations.filter((e) => e.unstable).map((e) => e.id)).toEqual(['q/a@1', 'q/a@2', 'q/a@3']);
     const means = trialMeans(run.evaluations, run.trials!);
     expect(means.map((m) => [m.id, m.scores!.functionality, m.unstable])).toEqual([['q/a', 85, true], ['q/b', 50, false]]);
+  });
+
+  it('a trial mean counts an unscored trial 0, sums the trials\' usage and carries its summary', () => {
+    const usage = { requests: 2, inputTokens: 100, outputTokens: 10, costUsd: 0.5 };
+    const rs = [{ ...result('q/a', 80, 1, 2), usage }, { ...result('q/a', null, 2, 2), usage }];
+    const [m] = trialMeans(rs, summarizeTrials(rs, 10));
+    // functionality 80 and an unscored trial: (80 + 0) / 2; total (75 + 0) / 2
+    expect(m!.scores).toEqual({ functionality: 40, aesthetics: 35, total: 37.5 });
+    expect(m!.usage).toEqual({ requests: 4, inputTokens: 200, outputTokens: 20, costUsd: 1 });
+    expect(m!).toMatchObject({ id: 'q/a', status: 'scored', unstable: true, trialSummary: { n: 2, scored: 1 } });
+    const none = [result('q/b', null, 1, 2), result('q/b', null, 2, 2)];
+    expect(trialMeans(none, summarizeTrials(none))[0]!.scores).toBeNull();
+  });
+
+  it('says why an evaluation is unstable, with its spread', () => {
+    const [a, b, c] = summarizeTrials([result('q/a', 65, 1, 2), result('q/a', 85, 2, 2), result('q/b', 80, 1, 2), result('q/b', 82, 2, 2), result('q/c', 80, 1, 2), result('q/c', null, 2, 2)], 10);
+    expect(a!.margin).toBe(10);
+    expect(unstableReason(a!)).toBe('totals range 60.0–80.0 (20.0 points > margin 10)');
+    expect(describeTrials(a!)).toBe('unstable: total 70.0 ± 14.1 over 2 trials, range 60.0–80.0 (20.0 points > margin 10)');
+    expect(unstableReason(b!)).toBe('');
+    expect(describeTrials(b!)).toBe('stable: total 76.0 ± 1.4 over 2 trials, range 75.0–77.0');
+    expect(unstableReason(c!)).toBe('scored in 1 of 2 trials');
+    expect(describeTrials(c!)).toBe('unstable: total 75.0 ± 0.0 over 1 scored of 2 trials, range 75.0–75.0');
   });
 });
