@@ -127,9 +127,19 @@ export interface EvaluationTask {
 
 // ───────────────────────────── evidence: deploy ─────────────────────────────
 
-/** What the deploy stage produced: a URL on 127.0.0.1 and how it was served. */
+/** What the deploy stage produced: the URL the browser opened, where this machine served it, and how. */
 export interface DeployEvidence {
+  /**
+   * The URL the browser opened: the local one, or with config `deploy.publicUrl` the same path on the public
+   * origin (the origin the network fence treated as the app's).
+   */
   url: string;
+  /** Where this machine serves the app: `http://127.0.0.1:<port>/…` (also for a wildcard bind), or the bound address. Absent in evidence written before Cookie recorded it. */
+  localUrl?: string;
+  /** The public URL the browser opened (config `deploy.publicUrl` with the port filled in); absent when the local URL was opened. */
+  publicUrl?: string;
+  /** The interface the app's server was bound to (config `deploy.host`; 127.0.0.1 by default). Absent in evidence written before Cookie recorded it. */
+  host?: string;
   port: number;
   /** Folder served as the web root. */
   root: string;

@@ -30,19 +30,34 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
+ * {@link CHROMIUM_ARGS} with host-name patterns the browser may resolve besides localhost (`EXCLUDE` in its
+ * `--host-resolver-rules`): the host of config `deploy.publicUrl`, by which it reaches the app and the fence proxy
+ * (`*` where the port is part of the name; IP addresses too, which Chromium's `MAP *` rule refuses as well). No
+ * pattern: CHROMIUM_ARGS as is.
+ * @param resolvable host-name patterns or addresses such as `host.docker.internal`, `*.tunnel.example`, `172.17.0.1`
+ */
+export function fenceArgs(resolvable: string[] = []): string[] {
+  // host names, IPv4 and IPv6 addresses, `*`: nothing that could end this rule and start another (`,`, spaces)
+  const ok = resolvable.filter((p) => /^[a-z0-9*.:-]+$/i.test(p));
+  if (!ok.length) return CHROMIUM_ARGS;
+  return CHROMIUM_ARGS.map((a) => (a.startsWith('--host-resolver-rules=') ? `${a}${ok.map((p) => `, EXCLUDE ${p}`).join('')}` : a));
+}
+
+/**
  * Launch headless Debian Chromium through Playwright with `executablePath` (never a downloaded browser)
  * and an environment stripped of the host's secrets.
  * @param executablePath path of the Chromium binary (default /usr/bin/chromium)
  * @param extraArgs additional flags from config
+ * @param resolvable host-name patterns it may resolve besides localhost ({@link fenceArgs})
  * @throws BrowserError naming the missing binary and the fix
  */
-export async function launchBrowser(executablePath: string, extraArgs: string[] = []): Promise<Browser> {
+export async function launchBrowser(executablePath: string, extraArgs: string[] = [], resolvable: string[] = []): Promise<Browser> {
   if (!fs.existsSync(executablePath)) {
     throw new BrowserError(`Chromium not found at ${executablePath}. Fix: apt-get install -y chromium, or set browser.executablePath / COOKIE_CHROMIUM`);
   }
   try {
     return await timebox(
-      chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], env: safeEnv(), timeout: 30_000 }),
+      chromium.launch({ executablePath, headless: true, args: [...fenceArgs(resolvable), ...extraArgs], env: safeEnv(), timeout: 30_000 }),
       40_000,
       'browser launch',
     );
@@ -62,6 +77,8 @@ export interface BrowserSource {
   cdpEndpoint?: string;
   /** Extra headers for the remote endpoint (authentication tokens of a hosted grid). */
   headers?: Record<string, string>;
+  /** Host-name patterns the browser may resolve besides localhost ({@link fenceArgs}; not applicable to a CDP endpoint, whose flags are the user's). */
+  resolvable?: string[];
 }
 
 /**
@@ -75,7 +92,7 @@ export interface BrowserSource {
  */
 export async function openBrowser(src: BrowserSource): Promise<Browser> {
   if (src.wsEndpoint) {
-    const launchOptions = { executablePath: src.executablePath, args: [...CHROMIUM_ARGS, ...(src.args ?? [])], headless: true };
+    const launchOptions = { executablePath: src.executablePath, args: [...fenceArgs(src.resolvable), ...(src.args ?? [])], headless: true };
     try {
       return await timebox(
         chromium.connect(src.wsEndpoint, { headers: { 'x-playwright-launch-options': JSON.stringify(launchOptions), ...(src.headers ?? {}) }, timeout: 30_000 }),
@@ -93,7 +110,7 @@ export async function openBrowser(src: BrowserSource): Promise<Browser> {
       throw new BrowserError(`could not connect to Chromium's DevTools endpoint at ${src.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Fix: start Chromium with --remote-debugging-port=N or correct browser.cdpEndpoint`);
     }
   }
-  return launchBrowser(src.executablePath, src.args);
+  return launchBrowser(src.executablePath, src.args, src.resolvable);
 }
 
 /** One evaluation's use of a browser (see {@link BrowserPool}). */
@@ -204,10 +221,11 @@ export class BrowserPool {
   /** Replacements launched in the background right after a browser was recycled. */
   private readonly warming: Promise<Pooled>[] = [];
 
-  /** @param executablePath, extraArgs as {@link launchBrowser} */
+  /** @param executablePath, extraArgs, resolvable as {@link launchBrowser} */
   constructor(
     private readonly executablePath: string,
     private readonly extraArgs: string[] = [],
+    private readonly resolvable: string[] = [],
   ) {}
 
   /** A browser for one evaluation: an idle healthy one, else a fresh launch. @throws BrowserError as {@link launchBrowser} */
@@ -250,7 +268,7 @@ export class BrowserPool {
 
   private async launch(): Promise<Pooled> {
     const marker = `--cookie-evaluation=${crypto.randomBytes(8).toString('hex')}`;
-    const browser = await launchBrowser(this.executablePath, [...this.extraArgs, marker]);
+    const browser = await launchBrowser(this.executablePath, [...this.extraArgs, marker], this.resolvable);
     const pid = processes().find((e) => e.ppid === process.pid && cmdline(e.pid).includes(marker))?.pid ?? null;
     const p = { browser, pid };
     this.all.add(p);

@@ -5,6 +5,7 @@ import type { CdnRewrite, ConsoleEntry, DialogEvent, DocumentLoad, FailedRequest
 import { timebox } from '../util/timebox.js';
 import { seededRandomScript } from './determinism.js';
 import { startFenceProxy } from './fence-proxy.js';
+import { hostAndPort, publicOriginFor } from '../util/public-url.js';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.init.js');
 const MEDIA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media.init.js');
@@ -91,6 +92,14 @@ export interface SessionOptions {
   dateOrigin?: number;
   /** For same-origin requests the app's folder cannot answer (404): a stand-in, or null. */
   resolveMissingLocal?: { matches: (url: string) => boolean; resolve: (url: string) => Fulfil | null };
+  /**
+   * The browser reaches the app at a public origin (`origin`, from config `deploy.publicUrl`) rather than where
+   * this machine serves it: `localOrigin` is that local origin (the fence proxy forwards the app's requests
+   * there), `host` the interface the fence proxy binds (config `deploy.host`), and `publicUrl` the template by
+   * which the browser reaches a port of this machine: the proxy is announced to the browser with it and its own
+   * port, and the app's public host:port goes to the app directly (a proxy bypass rule for exactly that host and port).
+   */
+  publicRoute?: { localOrigin: string; host: string; publicUrl: string };
 }
 
 /** A response that stands in for a request. */
@@ -119,19 +128,30 @@ function isSameOrigin(url: string, origin: string): boolean {
  *   popups recorded and closed, main-frame navigations recorded (PITFALLS.md);
  * - console errors and uncaught exceptions recorded with their origin (`environment` when caused by the
  *   fence or the favicon, else `app`).
- * @param origin the app's origin, e.g. http://127.0.0.1:41234
+ * @param origin the app's origin as the browser knows it, e.g. http://127.0.0.1:41234 (or a public origin, see
+ *   {@link SessionOptions.publicRoute}): the only origin its pages may reach
  */
 export async function openAppSession(browser: Browser, origin: string, opts: SessionOptions): Promise<AppSession> {
   const log = new EventLog();
   // second wall of the fence: everything the context sends goes through a proxy that only lets the app's
   // own origin through (workers' requests and WebSockets bypass page-level interception)
-  const proxy = await startFenceProxy(origin, (url, kind) => {
-    if (log.blockedUrls.has(url)) return;
-    log.blockedUrls.add(url);
-    if (log.failedRequests.length < MAX_ENTRIES) log.failedRequests.push({ url: url.slice(0, 500), resourceType: kind, errorText: 'blocked: outside the app (fence proxy)', blocked: true, atMs: log.now(), step: log.step });
-  });
+  const pub = opts.publicRoute;
+  const proxy = await startFenceProxy(
+    origin,
+    (url, kind) => {
+      if (log.blockedUrls.has(url)) return;
+      log.blockedUrls.add(url);
+      if (log.failedRequests.length < MAX_ENTRIES) log.failedRequests.push({ url: url.slice(0, 500), resourceType: kind, errorText: 'blocked: outside the app (fence proxy)', blocked: true, atMs: log.now(), step: log.step });
+    },
+    pub ? { upstreamOrigin: pub.localOrigin, host: pub.host } : {},
+  );
+  // `<-loopback>`: loopback addresses go through the proxy too (Chromium bypasses them by default). With a public
+  // route the browser (maybe on another host) reaches the proxy the way it reaches the app, and the app's own
+  // public host:port directly, so the app works even where only its port is forwarded (the fence then fails closed)
+  const app = hostAndPort(origin);
+  const proxySetting = pub ? { server: publicOriginFor(pub.publicUrl, proxy.port), bypass: `<-loopback>,${app.hostname}:${app.port}` } : { server: proxy.server, bypass: '<-loopback>' };
   const context = await browser.newContext({
-    proxy: { server: proxy.server, bypass: '<-loopback>' },
+    proxy: proxySetting,
     viewport: opts.viewport,
     deviceScaleFactor: 1,
     serviceWorkers: 'block',

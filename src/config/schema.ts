@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_HOST, hostProblem, isLoopbackHost, publicUrlProblem } from '../util/public-url.js';
 
 /**
  * The zod schema of `cookie.config.ts` (Vitest style: an all-optional user config resolved once into
@@ -98,6 +99,50 @@ const timeouts = z
     judge: z.number().int().positive().default(60_000),
   })
   .strict();
+
+/**
+ * Where deployed apps listen and how the browser reaches them (issue 15 point 2; README "Where the browser runs").
+ * Deploy and builds always stay on this machine; with a remote browser (`browser.wsEndpoint`/`cdpEndpoint`) on
+ * another host or in a container, the app must be reachable from there.
+ */
+const deploySchema = z
+  .object({
+    /**
+     * The interface the app's server binds — the static server, a project's build output server or the bridge to
+     * its dev server — and the evaluation's fence proxy with it: an IP address. Default `127.0.0.1` (this machine
+     * only). `0.0.0.0` (or `::`) binds every interface, e.g. for a browser in a container reaching this machine over
+     * the container network: every candidate app, untrusted code, is then reachable by anything on that network
+     * while it is evaluated (README "Security and containment"), so it is done only when configured, and only
+     * together with `publicUrl`.
+     */
+    host: z.string().default(DEFAULT_HOST),
+    /**
+     * The origin the browser must use to reach a server of this machine, with `{port}` where its OS-assigned port
+     * goes: `http://host.docker.internal:{port}` (a container), `http://192.168.1.20:{port}` (a LAN), or a tunnel
+     * that routes by name, `https://{port}.tunnel.example`. The page is opened at this origin and the network
+     * fence treats it — not the local URL — as the app's origin (everything else is refused and recorded); the
+     * fence proxy is announced to the browser the same way with its own port. Evidence records both URLs
+     * (`deploy.url` = the one opened, `deploy.localUrl`, `deploy.publicUrl`). Unset: the local URL
+     * (`http://127.0.0.1:<port>`). Without a remote browser it is allowed (the local browser then goes through
+     * that route, e.g. to test a tunnel), and the run says so.
+     */
+    publicUrl: z.string().optional(),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    const h = hostProblem(d.host);
+    if (h) ctx.addIssue({ code: 'custom', path: ['host'], message: h.problem, params: { fix: h.fix } });
+    const p = d.publicUrl === undefined ? null : publicUrlProblem(d.publicUrl);
+    if (p) ctx.addIssue({ code: 'custom', path: ['publicUrl'], message: p.problem, params: { fix: p.fix } });
+    if (!h && !isLoopbackHost(d.host) && d.publicUrl === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['host'],
+        message: `is ${d.host}, which exposes every candidate app on the network, but deploy.publicUrl is not set, so the browser opens the apps at 127.0.0.1 and nothing needs the exposure`,
+        params: { fix: 'set deploy.publicUrl to the origin the browser reaches this machine by, e.g. http://host.docker.internal:{port}, or remove deploy.host (127.0.0.1 is enough for a browser on this machine)' },
+      });
+    }
+  });
 
 /** Schema of the user config (all optional). */
 export const userConfigSchema = z
@@ -220,6 +265,7 @@ export const userConfigSchema = z
       })
       .strict()
       .prefault({}),
+    deploy: deploySchema.prefault({}),
   })
   .strict();
 
@@ -248,5 +294,7 @@ export type Ablation = z.output<typeof userConfigSchema>['ablation'];
 export type ModelConfig = z.output<typeof modelSchema>;
 /** Prices in USD per million tokens, by model. */
 export type PriceTable = z.output<typeof priceTable>;
+/** Where deployed apps listen and how the browser reaches them (`deploy`). */
+export type DeployConfig = z.output<typeof deploySchema>;
 /** One reporter entry: a name or module path, `[name, options]`, or a reporter object. */
 export type ReporterEntry = z.output<typeof reporterEntry>;

@@ -10,6 +10,7 @@ import { runCommand, startProcess, type CommandResult } from './processes.js';
 import { startRegistryProxy, type RegistryProxy } from './registry-proxy.js';
 import { giveToSandbox, makeSocketDir, npmCli, SANDBOX_FIX, sandboxAvailable, sandboxCommand, sandboxLabel } from './sandbox.js';
 import { startStaticServer } from './static-server.js';
+import { DEFAULT_HOST, localOriginOf, publicOriginFor } from '../util/public-url.js';
 
 /** A project that did not install, build or start: the candidate's failure, not Cookie's. */
 export class BuildFailure extends CookieError {
@@ -68,6 +69,14 @@ export interface ProjectOptions {
   serveTimeoutMs: number;
   /** Registry URL npm installs from; default: the host's `npm config get registry` (read once, outside any project). */
   registry?: string;
+  /** Interface the project's server binds (the build output server, or the bridge to the dev server); default 127.0.0.1 (config `deploy.host`). */
+  host?: string;
+  /**
+   * How the browser reaches a port of this machine (config `deploy.publicUrl`, `{port}` = the port): the Vite dev
+   * server is told to accept that host name (`__VITE_ADDITIONAL_SERVER_ALLOWED_HOSTS`; Vite refuses requests for
+   * unknown host names since 5.4.12/6.0.9).
+   */
+  publicUrl?: string;
 }
 
 /** A deployed project: URL, what was done, the logs' tails, and teardown. */
@@ -121,7 +130,7 @@ export function configuredRegistry(): string {
  * locale and time zone, a PATH of system folders, its own HOME, and npm's configuration — Cookie's own user
  * and global config files, never the host's (~/.npmrc may hold registry tokens) nor the candidate's.
  */
-function projectEnv(work: string, npmCache: string, install: boolean): Record<string, string> {
+function projectEnv(work: string, npmCache: string, install: boolean, extra: Record<string, string> = {}): Record<string, string> {
   const keep = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : []));
   const nodeBin = path.dirname(fs.realpathSync(process.execPath));
   return {
@@ -139,6 +148,7 @@ function projectEnv(work: string, npmCache: string, install: boolean): Record<st
     ...(install ? {} : { npm_config_offline: 'true' }),
     // TLS to the registry goes end to end through the proxy: a host CA bundle (an intercepting proxy's) is needed
     ...(install && process.env.NODE_EXTRA_CA_CERTS && fs.existsSync(process.env.NODE_EXTRA_CA_CERTS) ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+    ...extra,
   };
 }
 
@@ -236,7 +246,7 @@ export async function addPackagesInSandbox(files: { packageJson: string; lockfil
  * ({@link refusedDependencies}: git, tarball URLs, http, paths outside the project → BuildFailure with cause
  * `refused-dependency` naming it), install with npm (`npm ci` when a lockfile is present, else `npm
  * install`) with lifecycle scripts off, Cookie's own npm config and the shared npm cache, build with its
- * `build` script, and serve the build output (dist/) on 127.0.0.1 on an OS-assigned port — or, without a
+ * `build` script, and serve the build output (dist/) on 127.0.0.1 (or `o.host`, config `deploy.host`) on an OS-assigned port — or, without a
  * build script, start the Vite dev server, reached through a socket bridge on a port Cookie picks (its
  * printed URL is never trusted) — then wait until it answers over HTTP.
  *
@@ -315,7 +325,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
         cleanup();
         throw new BuildFailure('build', '', { kind: 'unknown', summary: 'the build produced no index.html in dist/, build/ or out/' });
       }
-      const server = await startStaticServer(out, { spa: true });
+      const server = await startStaticServer(out, { spa: true, host: o.host ?? DEFAULT_HOST });
       await waitForHttp(server.origin + '/', o.serveTimeoutMs);
       return { url: `${server.origin}/`, port: server.port, root: out, steps, close: async () => (await server.close(), cleanup()) };
     }
@@ -330,17 +340,26 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
       throw new BuildFailure('serve', '', { kind: 'no-build', summary: 'no build script and no vite installed to serve it. Fix: add a "build" script (vite build) or vite to devDependencies' });
     }
     const socket = path.join(sockets, 'dev.sock');
-    const sb = sandboxCommand(vitePath, ['--host', '127.0.0.1', '--port', String(DEV_PORT), '--strictPort', '--clearScreen', 'false'], {
-      writable: [dir, home],
-      readonly: [path.join(work, 'npm')],
-      sockets,
-      bridge: { socket, port: DEV_PORT },
-      cwd: dir,
-      env: projectEnv(work, o.npmCache, false),
-    });
-    const vite = startProcess(sb.cmd, sb.args, { cwd: dir, env: {} });
-    const bridge = await socketBridge(socket);
-    const url = `http://127.0.0.1:${bridge.port}/`;
+    // the bridge's port first (it refuses connections until the dev server's socket exists): the name the
+    // browser uses for it may contain the port
+    const bridge = await socketBridge(socket, o.host ?? DEFAULT_HOST);
+    const publicHost = o.publicUrl ? new URL(publicOriginFor(o.publicUrl, bridge.port)).hostname : null;
+    let vite: ReturnType<typeof startProcess>;
+    try {
+      const sb = sandboxCommand(vitePath, ['--host', '127.0.0.1', '--port', String(DEV_PORT), '--strictPort', '--clearScreen', 'false'], {
+        writable: [dir, home],
+        readonly: [path.join(work, 'npm')],
+        sockets,
+        bridge: { socket, port: DEV_PORT },
+        cwd: dir,
+        env: projectEnv(work, o.npmCache, false, publicHost ? { __VITE_ADDITIONAL_SERVER_ALLOWED_HOSTS: publicHost } : {}),
+      });
+      vite = startProcess(sb.cmd, sb.args, { cwd: dir, env: {} });
+    } catch (e) {
+      await bridge.close();
+      throw e;
+    }
+    const url = `${localOriginOf(o.host ?? DEFAULT_HOST, bridge.port)}/`;
     try {
       await waitForHttp(url, o.serveTimeoutMs, () => vite.exited());
     } catch (e) {
@@ -381,11 +400,12 @@ export async function waitForHttp(url: string, timeoutMs: number, gaveUp: () => 
 }
 
 /**
- * A TCP server on 127.0.0.1 (OS-assigned port) that forwards every connection to a Unix socket. The socket
+ * A TCP server on `host` (127.0.0.1 unless config `deploy.host` says otherwise; OS-assigned port) that forwards
+ * every connection to a Unix socket. The socket
  * is checked to be a socket, not a link, before every connection (it lives in Cookie's socket folder, which
  * the candidate cannot write when Cookie is root; run as an ordinary user the check is what is left).
  */
-async function socketBridge(socket: string): Promise<{ port: number; close(): Promise<void> }> {
+async function socketBridge(socket: string, host: string): Promise<{ port: number; close(): Promise<void> }> {
   const conns = new Set<net.Socket>();
   const server = net.createServer((c) => {
     let isSocket = false;
@@ -402,7 +422,7 @@ async function socketBridge(socket: string): Promise<{ port: number; close(): Pr
     c.on('error', end).on('close', end);
     u.on('error', end).on('close', end);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => (server.once('error', reject), server.listen(0, host, resolve)));
   return {
     port: (server.address() as net.AddressInfo).port,
     close: () => new Promise<void>((resolve) => (conns.forEach((c) => c.destroy()), server.close(() => resolve()))),

@@ -3,11 +3,15 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lookup as mimeLookup } from 'mrmime';
+import { DEFAULT_HOST, localOriginOf } from '../util/public-url.js';
 
-/** A running static HTTP server on 127.0.0.1. */
+/** A running static HTTP server (on 127.0.0.1 unless {@link StaticServerOptions.host} says otherwise). */
 export interface StaticServer {
+  /** How this machine reaches it: `http://127.0.0.1:<port>` (also for a wildcard bind), or the bound address. */
   origin: string;
   port: number;
+  /** The interface it is bound to. */
+  host: string;
   close(): Promise<void>;
 }
 
@@ -17,6 +21,11 @@ export interface StaticServerOptions {
   spa?: boolean;
   /** Port to listen on (default 0: the OS picks one). */
   port?: number;
+  /**
+   * Interface to bind (an IP address; default 127.0.0.1, this machine only). `0.0.0.0` or `::` exposes the
+   * served folder on every interface (config `deploy.host`, for a browser that is not on this machine).
+   */
+  host?: string;
   /** Folders never served (Cookie's output dir), compared after resolving symlinks. */
   deny?: string[];
   /** A response that makes no progress for this long is cut (ms, default 30 000). */
@@ -70,8 +79,8 @@ export function requestPath(url: string | undefined): string | null {
 type Found = { abs: string; fd: number; stat: fs.Stats };
 
 /**
- * Serve `root` over HTTP on 127.0.0.1 on an OS-assigned port (no port guessing: no collisions under
- * concurrency). Regular files only, read safely (issue 19):
+ * Serve `root` over HTTP on 127.0.0.1 (or `opts.host`) on an OS-assigned port (no port guessing: no
+ * collisions under concurrency). Regular files only, read safely (issue 19):
  * - the target is resolved through symlinks first (`realpath`, which never opens a file), and must stay
  *   inside `root` and outside every `deny` folder;
  * - every deny rule runs on the resolved path's segments in canonical form ({@link isDeniedRelative}), and on
@@ -93,6 +102,7 @@ type Found = { abs: string; fd: number; stat: fs.Stats };
  */
 export async function startStaticServer(root: string, opts: StaticServerOptions = {}): Promise<StaticServer> {
   const realRoot = fs.realpathSync(root);
+  const host = opts.host ?? DEFAULT_HOST;
   const idleMs = opts.idleTimeoutMs ?? 30_000;
   const denyReal = (): string[] =>
     (opts.deny ?? []).map((d) => {
@@ -205,12 +215,13 @@ export async function startStaticServer(root: string, opts: StaticServerOptions 
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: localOriginOf(host, port),
     port,
+    host,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,7 +4,7 @@
  */
 import type { UserConfig } from '../config/schema.js';
 
-export type { Ablation, ModelConfig, PriceTable, ReporterEntry, ResolvedConfig, UserConfig } from '../config/schema.js';
+export type { Ablation, DeployConfig, ModelConfig, PriceTable, ReporterEntry, ResolvedConfig, UserConfig } from '../config/schema.js';
 export type { PluginEntry } from '../plugins/api.js';
 
 /**

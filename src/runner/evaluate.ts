@@ -68,7 +68,7 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
     deployment: f<'deployment'>(async ({ task, config, evidence }, use) => {
       const limit = task.candidate.mode === 'react' ? config.timeouts.install + config.timeouts.build + config.timeouts.serve + 10_000 : config.timeouts.deploy;
       const d = await stage('deploy', limit, () =>
-        deploy(task, projectOptionsOf(config), [ctx.outputDir]),
+        deploy(task, projectOptionsOf(config), [ctx.outputDir], config.deploy),
       );
       evidence.deploy = d.evidence;
       try {
@@ -78,7 +78,11 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
       }
     }),
     session: f<'session'>(async ({ deployment, config, evidence, task }, use) => {
+      // the origin the browser knows the app by: the local one, or the public one (config deploy.publicUrl), which
+      // the fence then treats as the app's (and forwards to the local one)
       const origin = new URL(deployment.evidence.url).origin;
+      const { localUrl } = deployment.evidence;
+      const publicRoute = config.deploy.publicUrl && localUrl ? { localOrigin: new URL(localUrl).origin, host: config.deploy.host, publicUrl: config.deploy.publicUrl } : undefined;
       // this evaluation's own browser lease (its renderers are killed when it ends; the browser is replaced
       // after a hostile page), or the run's shared browser; opened inside a time box: a stuck browser is an
       // error of this evaluation, never a stall of the run
@@ -95,6 +99,7 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
           ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
           ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
           ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+          ...(publicRoute ? { publicRoute } : {}),
         });
       })();
       const s = await timebox(opening, SESSION_OPEN_TIMEOUT_MS, 'browser session opening').catch((e) => {

@@ -40,7 +40,7 @@ export interface EvaluationFixtures extends WorkerFixtures {
   evidenceDir: string;
   /** The evidence being collected; written to evidence.json when every other fixture is torn down. Put a custom probe's findings in `evidence.custom`. */
   evidence: Evidence;
-  /** The deployed candidate (URL on 127.0.0.1); closed at teardown. */
+  /** The deployed candidate (served on 127.0.0.1 or config `deploy.host`; opened at its local or public URL); closed at teardown. */
   deployment: Deployment;
   /** The fenced browser context and page with its event log; closed at teardown (its log goes into the evidence). */
   session: AppSession;

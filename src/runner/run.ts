@@ -27,6 +27,7 @@ import { ResultsStore } from './results-store.js';
 import { killAllCandidateProcesses } from '../deploy/processes.js';
 import { selectShard, type ShardSpec } from './shard.js';
 import { markTrials, repeatTasks } from './trials.js';
+import { deployNotes, resolvablePattern } from '../util/public-url.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -288,12 +289,15 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const useCache = o.cache !== false;
   const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
 
-  // the browser is launched only when an evaluation actually needs one (a fully cached run never does)
+  // the browser is launched only when an evaluation actually needs one (a fully cached run never does); it may
+  // resolve the host name of deploy.publicUrl (by which it reaches the apps and their fence proxies)
+  const publicName = config.deploy.publicUrl ? resolvablePattern(config.deploy.publicUrl) : null;
+  const resolvable = publicName ? [publicName] : [];
   let browser: Browser | null = null;
   let launching: Promise<Browser> | null = null;
   const getBrowser = async (): Promise<Browser> => {
     if (browser?.isConnected()) return browser;
-    launching ??= openBrowser(config.browser).finally(() => (launching = null));
+    launching ??= openBrowser({ ...config.browser, resolvable }).finally(() => (launching = null));
     browser = await launching;
     return browser;
   };
@@ -301,7 +305,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   // replaced after a hostile page (launch.ts, BrowserPool, says why); a remote browser (wsEndpoint,
   // cdpEndpoint) is shared, its contexts closed after each evaluation
   const remote = !!(config.browser.wsEndpoint || config.browser.cdpEndpoint);
-  const pool = new BrowserPool(config.browser.executablePath, config.browser.args);
+  const pool = new BrowserPool(config.browser.executablePath, config.browser.args, resolvable);
   const previous = ResultsStore.read(outputDir);
   const cached = new Map(tasks.flatMap((t) => {
     const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
@@ -341,6 +345,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   store.write();
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
+  // deploy settings that are allowed but worth saying (a public URL with a local browser, apps on the network)
+  if (cached.size < tasks.length) for (const n of deployNotes(config)) await reporter.onError(`note: ${n}`);
   // the offline CDN copies are an optional package: say once per run how to add them
   if (config.offlineCdn && cached.size < tasks.length && !offlineCdnInstalled()) {
     await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);

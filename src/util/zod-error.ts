@@ -44,7 +44,9 @@ function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, st
   const field = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
   const last = String(issue.path[issue.path.length - 1] ?? '');
   let problem = issue.message;
-  let fix = hint[last] ?? 'see the README sections "Specs" and "Config" for the allowed values';
+  // a check that knows its own fix says it in the issue (`params.fix`); else the per-field hint
+  const own = issue.code === 'custom' ? (issue as { params?: { fix?: unknown } }).params?.fix : undefined;
+  let fix = typeof own === 'string' ? own : (hint[last] ?? 'see the README sections "Specs" and "Config" for the allowed values');
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as { keys: string[] }).keys;
     problem = `unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;

@@ -9,15 +9,17 @@ import { readResults, ROOT, runCli, tmpDir, writeFiles } from '../helpers.js';
 
 // Remote browsers: a real `playwright run-server` process and a real Chromium with a DevTools port, both
 // started here; Cookie deploys locally and drives them. A canary on another local port must see no
-// request from the page (the fence holds through the remote browser).
+// request from the page (the fence holds through the remote browser). With `deploy.host`/`deploy.publicUrl` the
+// app is served on every interface and opened at a public origin other than the local one, which the fence then
+// treats as the app's.
 let canaryHits = 0;
 let canary: http.Server;
 let canaryPort = 0;
-const page = (port: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tip calculator</title>
+const page = (port: number, script = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tip calculator</title>
 <style>body{font-family:system-ui;max-width:28rem;margin:3rem auto}button{padding:.5rem 1rem}</style></head>
 <body><h1>Tip calculator</h1><label for="bill">Bill</label> <input id="bill" type="number" value="40"> <button id="calc">Add 15% tip</button><p id="out"></p>
 <script>calc.onclick=()=>{out.textContent='Total: '+(bill.value*1.15).toFixed(2)};
-fetch('http://127.0.0.1:${port}/steal').catch(()=>{}); new Image().src='http://127.0.0.1:${port}/pixel';</script></body></html>`;
+fetch('http://127.0.0.1:${port}/steal').catch(()=>{}); new Image().src='http://127.0.0.1:${port}/pixel';${script}</script></body></html>`;
 const spec = 'query: { id: tip, prompt: "A tip calculator: enter the bill, add a 15% tip.", language: en, kind: dynamic }\ncandidates: [ { name: tip, mode: html, path: tip.html } ]\n';
 
 function waitForLine(child: ChildProcess, re: RegExp): Promise<string> {
@@ -67,6 +69,52 @@ describe('remote browsers', () => {
     expect(canaryHits - before).toBe(0);
     const ev = JSON.parse(fs.readFileSync(path.join(dir, 'out', run.evaluations[0]!.evidenceDir, 'evidence.json'), 'utf8'));
     expect(ev.failedRequests.some((f: { url: string; blocked?: boolean }) => f.url.includes(`:${canaryPort}/`) && f.blocked)).toBe(true);
+    expect([0, 1]).toContain(r.code);
+  });
+
+  // localhost: another origin string for the same loopback; 127.0.0.2: an address a 127.0.0.1-only bind would
+  // refuse, which Cookie's resolver rules must also let the browser reach (sent to the server as launch options)
+  it.each(['localhost', '127.0.0.2'])('reaches an app bound to every interface at a public URL that differs from the local one (deploy.host 0.0.0.0, deploy.publicUrl http://%s:{port}), fenced to the public origin', async (publicHost) => {
+    const port = await getPort();
+    const server = spawn(process.execPath, [path.join(ROOT, 'node_modules/playwright-core/cli.js'), 'run-server', '--port', String(port), '--host', '127.0.0.1', '--unsafe'], { env: process.env });
+    children.push(server);
+    await waitForLine(server, /Listening on (ws:\/\/\S+)/);
+    const dir = tmpDir('cookie-remote-public-');
+    // besides the canary, the page asks for its own port under the local origin string (127.0.0.1): not the
+    // app's origin for this browser, so refused like any other; and a worker opens a WebSocket to the canary,
+    // which only the fence proxy (announced to the browser at the public host, with its own port) sees
+    const worker = `try{new WebSocket('ws://127.0.0.1:${canaryPort}/from-worker')}catch(e){}`;
+    const local = `fetch('http://127.0.0.1:'+location.port+'/local-origin').catch(()=>{}); new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}],{type:'text/javascript'})));`;
+    writeFiles(dir, {
+      'tip.html': page(canaryPort, local),
+      'tip.cookie.yaml': spec,
+      'cookie.config.ts': `export default { recording: { video: false, audio: false }, browser: { wsEndpoint: 'ws://127.0.0.1:${port}/' }, deploy: { host: '0.0.0.0', publicUrl: 'http://${publicHost}:{port}' } };\n`,
+    });
+    const before = canaryHits;
+    const r = await runCli(['test', dir, '--output-dir', path.join(dir, 'out'), '--steps', '5'], { cwd: dir });
+    const run = readResults(path.join(dir, 'out'));
+    const result = run.evaluations[0]!;
+    expect(result, r.stdout + r.stderr).toMatchObject({ status: 'scored' });
+    expect(result.scores!.functionality).toBeGreaterThan(0);
+    // the run says what binding every interface exposes
+    expect(r.stdout + r.stderr).toMatch(/note: deploy\.host is 0\.0\.0\.0: .*each candidate app \(untrusted code\) and its fence proxy listen on every interface/);
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'out', result.evidenceDir, 'evidence.json'), 'utf8'));
+    const appPort: number = ev.deploy.port;
+    // evidence: the URL opened is the public one; the local one and the bind are recorded beside it
+    expect(ev.deploy).toMatchObject({ url: `http://${publicHost}:${appPort}/tip.html`, publicUrl: `http://${publicHost}:${appPort}/tip.html`, localUrl: `http://127.0.0.1:${appPort}/tip.html`, host: '0.0.0.0' });
+    // the page was opened and loaded at the public origin, and the fence counted it as the app
+    expect(ev.navigations[0]).toMatchObject({ kind: 'navigation', url: `http://${publicHost}:${appPort}/tip.html`, offApp: false });
+    expect(ev.documentLoads.length).toBeGreaterThan(0);
+    // the app itself was perceived and played with (not a browser error page, which is scored too)
+    expect(ev.static.inventory).toMatchObject({ title: 'Tip calculator' });
+    expect(ev.interaction.steps.some((st: { action?: { target?: { name?: string } } }) => st.action?.target?.name === 'Add 15% tip')).toBe(true);
+    const failed = ev.failedRequests as { url: string; blocked?: boolean; status?: number }[];
+    expect(failed.filter((f) => f.url.startsWith(`http://${publicHost}:${appPort}/`) && !/favicon/.test(f.url))).toEqual([]);
+    // everything else still refused and recorded: the canary on another port (0 hits) and the local origin string
+    expect(canaryHits - before).toBe(0);
+    expect(failed.some((f) => f.url.includes(`:${canaryPort}/`) && f.blocked)).toBe(true);
+    expect(failed.some((f) => f.url === `http://127.0.0.1:${appPort}/local-origin` && f.blocked)).toBe(true);
+    expect(failed).toContainEqual(expect.objectContaining({ url: `tunnel 127.0.0.1:${canaryPort}`, resourceType: 'tunnel', blocked: true }));
     expect([0, 1]).toContain(r.code);
   });
 
