@@ -396,6 +396,12 @@ export interface StaticPerception {
   machineFrameRate?: { fps: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */
   problems: string[];
+  /**
+   * Set when perception used up its time budget (`timeouts.perceive`) before every capture: the captures
+   * left out (e.g. `['axe-core', 'viewport 768']`) and the time spent, ms. What was captured stands; the
+   * judge leaves the rest not assessed. A page whose every answer takes seconds gets here, not a harness error.
+   */
+  incomplete?: { skipped: string[]; spentMs: number };
 }
 
 /**

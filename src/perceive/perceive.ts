@@ -26,10 +26,20 @@ export interface PerceiveOptions {
    * machine: frame timings then record the window's CPU pressure. Absent for a remote browser.
    */
   cpuStall?: () => number | null;
+  /**
+   * The stage's time budget, ms (`timeouts.perceive`): captures that no longer fit are skipped and listed in
+   * `incomplete` instead of the stage failing. Absent: no budget of its own (the caller's time box only).
+   */
+  budgetMs?: number;
 }
 
 /** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
 const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 600) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
+
+/** Kept free at the end of the perception budget for restoring the viewport and the language check, ms. */
+const BUDGET_RESERVE_MS = 6000;
+/** A capture (screenshot, axe, a viewport) is started only when at least this much budget is left, ms. */
+const MIN_CAPTURE_MS = 5000;
 
 /** Full-page screenshots are cropped to this height, px (reference verifier: 8,000). */
 export const FULL_PAGE_MAX_HEIGHT = 8000;
@@ -207,31 +217,55 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     result.probeError = `DOM inventory failed: ${inv.error}`;
   }
 
+  // the stage's budget: a capture that no longer fits is skipped and recorded, so a page that answers slowly
+  // (a Mandelbrot redrawn in full on every resize) ends with what was captured, not as a harness error. A
+  // capture once started keeps its own limit (cutting it short would call a slow page hung); the stage's
+  // time box leaves room for one.
+  const deadline = opts.budgetMs !== undefined ? t0 + opts.budgetMs - BUDGET_RESERVE_MS : Infinity;
+  const skipped: string[] = [];
+  const fits = (label: string, needMs: number): boolean => {
+    if (Date.now() + needMs <= deadline) return true;
+    skipped.push(label);
+    return false;
+  };
+  const finish = () => {
+    if (skipped.length) {
+      result.incomplete = { skipped, spentMs: Date.now() - t0 };
+      problems.push(`perception reached its time budget (${opts.budgetMs} ms) and skipped: ${skipped.join(', ')}`);
+    }
+    return result;
+  };
+
   const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);
-  const full = await attempt(
-    () => shoot(page, 'screenshots/fullpage.png', opts.evidenceDir, true, (result.inventory?.scrollHeight ?? 0) > FULL_PAGE_MAX_HEIGHT ? height : undefined),
-    25_000,
-    'full-page screenshot',
-    null,
-  );
-  if (full.ok) result.fullPageScreenshot = 'screenshots/fullpage.png';
-  else {
-    problems.push(`full-page screenshot failed: ${full.error}`);
-    if (await stuck()) return result;
+  if (fits('full-page screenshot', MIN_CAPTURE_MS)) {
+    const full = await attempt(
+      () => shoot(page, 'screenshots/fullpage.png', opts.evidenceDir, true, (result.inventory?.scrollHeight ?? 0) > FULL_PAGE_MAX_HEIGHT ? height : undefined),
+      25_000,
+      'full-page screenshot',
+      null,
+    );
+    if (full.ok) result.fullPageScreenshot = 'screenshots/fullpage.png';
+    else {
+      problems.push(`full-page screenshot failed: ${full.error}`);
+      if (await stuck()) return finish();
+    }
   }
 
-  const axe = await attempt(() => runAxe(page), 20_000, 'axe-core', null);
-  if (axe.ok) result.axe = axe.value;
-  else problems.push(`axe-core failed: ${axe.error}`);
+  if (fits('axe-core', MIN_CAPTURE_MS)) {
+    const axe = await attempt(() => runAxe(page), 20_000, 'axe-core', null);
+    if (axe.ok) result.axe = axe.value;
+    else problems.push(`axe-core failed: ${axe.error}`);
+  }
 
   // the default viewport first: its screenshot was just taken and is reused
   const order = [...opts.viewports].sort((x, y) => Number(y.width === opts.defaultViewport.width) - Number(x.width === opts.defaultViewport.width));
   for (const vp of order) {
+    if (!fits(`viewport ${vp.width}`, vp.width === opts.defaultViewport.width ? 2000 : MIN_CAPTURE_MS)) continue;
     const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
     if (check.value) result.viewports.push(check.value);
     else {
       problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
-      if (await stuck()) return result;
+      if (await stuck()) return finish();
     }
   }
   result.viewports.sort((x, y) => x.width - y.width);
@@ -245,7 +279,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   await waitForFrames(page, 300);
 
   if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage, result.inventory.htmlLang);
-  return result;
+  return finish();
 }
 
 async function checkViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: Buffer | null): Promise<ViewportCheck> {

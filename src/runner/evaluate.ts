@@ -194,7 +194,9 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     await fx.get('page'); // a spec's page fixture runs now: before perception (init scripts, seeded storage)
     for (const extra of fx.extraNames(builtins)) await fx.get(extra);
 
-    evidence.static = await stage('perceive', config.timeouts.perceive, () =>
+    // perception keeps to its own budget (captures that no longer fit are skipped and recorded); the stage's
+    // time box, 30 s beyond it, only catches a capture that ignores its own limit
+    evidence.static = await stage('perceive', config.timeouts.perceive + 30_000, () =>
       perceive(session, {
         url,
         evidenceDir,
@@ -202,6 +204,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
         defaultViewport,
         expectedLanguage: task.query.language,
         timeouts: config.timeouts,
+        budgetMs: config.timeouts.perceive,
         ...(ctx.openBrowser ? { cpuStall: cpuStallMs } : {}),
       }),
     );

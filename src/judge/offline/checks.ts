@@ -282,6 +282,9 @@ export function responsive(f: Facts): CheckResult {
   // one responsive failure is one defect: keep the worst
   defects.sort((a, b) => b.points - a.points);
   const kept = defects.slice(0, 1);
+  // viewports perception had no time left for are unknown, not fine (untested ≠ working)
+  const unseen = (f.ev.static?.incomplete?.skipped ?? []).filter((s) => s.startsWith('viewport '));
+  if (!kept.length && unseen.length) return { verdict: verdict('6', 'not-assessed', method, `no overflow at ${vps.map((v) => v.width).join('/')} px; ${unseen.join(', ')} not captured (perception's time budget ran out on a slow page)`), defects: [] };
   return { verdict: verdict('6', kept.length ? 'fail' : 'pass', method, kept.length ? defects.map((d) => d.title).join('; ') : `no overflow at ${vps.map((v) => v.width).join('/')} px`), defects: kept };
 }
 
