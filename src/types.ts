@@ -586,6 +586,12 @@ export interface TraceStep {
   usage?: Usage;
   /** Frames per second while the action ran and its effects showed, and long frames meanwhile. */
   frameTiming?: FrameTiming;
+  /**
+   * Clicks only: whether the page received a trusted click event during the action (counted by the in-page
+   * probe at the window, capture phase). `false` means Cookie's input never reached the page — a click
+   * with no effect is then not the app's failure. Absent when not measured.
+   */
+  clickDelivered?: boolean;
   screenshotBefore: string | null;
   screenshotAfter: string | null;
   effect: StepEffect | null;

@@ -11,6 +11,8 @@ export interface FrameSnap {
   longFrameMs: number;
   /** Absent when the probe predates the counter. */
   longFrameWorkMs?: number;
+  /** Trusted click events the page received so far (window, capture phase); absent in older probes. */
+  clicks?: number;
 }
 
 /**

@@ -80,6 +80,11 @@
   };
   if (document.documentElement) startObserver(); else document.addEventListener('DOMContentLoaded', startObserver);
 
+  // ── trusted clicks the page received (window, capture phase, registered before any page script): tells
+  // a click the app ignored from a click that never reached it ──
+  const clicks = { n: 0 };
+  try { window.addEventListener('click', (e) => { if (e.isTrusted) clicks.n++; }, true); } catch (e) { /* never break the app */ }
+
   // ── frame timing: a frame counter on requestAnimationFrame (it stalls when the app blocks the main
   // thread) and long animation frames (> 50 ms) reported by the browser, with the part of them the page's
   // own main thread worked (scripts, animation-frame callbacks, style and layout, blocking time): a frame can also be long because the
@@ -801,7 +806,7 @@
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
     let anims = 0; try { anims = document.getAnimations().filter((a) => a.playState === 'running').length; } catch (e) { /* old engine */ }
-    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0 } };
   }

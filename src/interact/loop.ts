@@ -344,6 +344,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       frames0 && frames1 && ended > framesT0
         ? frameTimingBetween(frames0, frames1, ended - framesT0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined)
         : undefined;
+    const clickDelivered = d.action.kind === 'click' && typeof frames0?.clicks === 'number' && typeof frames1?.clicks === 'number' ? frames1.clicks > frames0.clicks : undefined;
     await pause().catch(() => {});
     let videoEnd = video?.offsetMs() ?? null;
     const after = await capture(name('after'), refArg);
@@ -447,6 +448,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       screenshotAfter: after.png ? name('after') : null,
       effect,
       ...(frameTiming ? { frameTiming } : {}),
+      ...(clickDelivered !== undefined ? { clickDelivered } : {}),
       ...(before.snap?.content && after.snap?.content ? { content: { before: before.snap.content, after: after.snap.content } } : {}),
       ...ev,
       outcome,

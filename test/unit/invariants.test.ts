@@ -148,6 +148,12 @@ describe('careful-tester checks', () => {
     expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed' });
     expect(codes(first, second)).not.toContain('first-click-failure:major');
   });
+  it('first click: a first click that never reached the page (no click event arrived) is not the app\'s failure', () => {
+    const first = click('Reset', false, { clickDelivered: false, effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' } });
+    const second = click('Reset', true, { index: first.index + 1, clickDelivered: true, check: { invariant: 'first-click', subject: 'Reset' }, effect: { pixelChange: 0.007, targetPixelChange: 0, domMutations: 11, scrolled: false, screenChanged: true, kind: 'changed', textChanged: 17 } });
+    expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/never reached the page/) });
+    expect(run({ ...first, clickDelivered: true }, second)[0]).toMatchObject({ status: 'violated' });
+  });
   it('paste bypass: digits kept when typed, letters kept when pasted', () => {
     const f = (v: string): Readings => ({ ...R([]), field: { value: v, valid: true } });
     const typed = step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'typed', value: '4242ab42cd' }, after: f('424242') });

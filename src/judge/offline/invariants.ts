@@ -292,6 +292,8 @@ export const firstClick: Judge = (s, steps) => {
   const prev = steps.find((p) => p.index === s.index - 1);
   if (!prev || prev.action.target?.signature !== s.action.target?.signature || prev.effect?.kind !== 'none' || !s.effect) return [];
   if (s.effect.kind !== 'changed') return [];
+  // a first click that never reached the page (no trusted click event arrived) was lost by Cookie's input
+  if (prev.clickDelivered === false) return [na('first-click', s, 'the first click never reached the page (no click event arrived): not the app\'s doing')];
   // the second click must have shown the user something: a DOM-only change no larger than the first click's
   // (focusing a field that already had focus: one attribute) is the same nothing twice, not a lost click
   const e = s.effect;
