@@ -37,6 +37,33 @@ export const CLOSE_TO_BEST = 0.9;
 export const CONFIDENT_OTHER = 0.88;
 
 /**
+ * Function words that only one of the Latin-script UI languages uses (articles, pronouns, conjunctions,
+ * prepositions; words two of them share, like "de", "en", "la", "que", are left out). A second opinion for
+ * franc on short texts: a page whose prose holds several of one language's words and none of the
+ * expected language's is written in that language.
+ */
+const FUNCTION_WORDS: Record<string, Set<string>> = {
+  en: new Set(['the', 'and', 'with', 'your', 'you', 'this', 'that', 'for', 'are', 'from', 'have', 'will', 'what', 'when', 'our', 'of', 'to', 'is', 'it', 'or', 'by', 'an', 'be', 'can', 'all', 'into', 'then', 'without', 'before', 'after', 'about', 'each', 'which', 'there', 'their', 'here', 'how']),
+  fr: new Set(['le', 'les', 'des', 'et', 'avec', 'votre', 'vous', 'pour', 'est', 'une', 'dans', 'sur', 'pas', 'du', 'au', 'aux', 'cette', 'qui', 'nous', 'vos', 'sont', 'ou']),
+  de: new Set(['der', 'die', 'das', 'und', 'mit', 'ihr', 'ihre', 'sie', 'für', 'ist', 'ein', 'eine', 'nicht', 'auf', 'den', 'dem', 'zu', 'von', 'auch', 'oder', 'sind', 'wir']),
+  es: new Set(['el', 'los', 'las', 'y', 'con', 'tu', 'tus', 'su', 'para', 'una', 'del', 'por', 'está', 'son', 'sus', 'nuestro', 'o']),
+  pt: new Set(['os', 'com', 'seu', 'sua', 'para', 'uma', 'do', 'da', 'dos', 'das', 'não', 'em', 'você', 'seus', 'ou', 'são']),
+  it: new Set(['il', 'gli', 'con', 'per', 'una', 'della', 'delle', 'che', 'non', 'sono', 'tuo', 'tua', 'il']),
+  nl: new Set(['het', 'met', 'je', 'jouw', 'voor', 'een', 'van', 'niet', 'zijn', 'wij', 'ook']),
+};
+
+/** Occurrences of each language's {@link FUNCTION_WORDS} in `text` (lower-cased words). */
+export function functionWordCounts(text: string): Record<string, number> {
+  const words = text.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const out: Record<string, number> = {};
+  for (const [code, set] of Object.entries(FUNCTION_WORDS)) out[code] = words.filter((w) => set.has(w)).length;
+  return out;
+}
+
+/** Function words of another language needed (with none of the expected one's) to call a short text that language. */
+export const MIN_FUNCTION_WORDS = 2;
+
+/**
  * The prose of a page's text: words that carry a language. Technical labels do not ("FPS: 60", "AVG",
  * "CURRENT FRAME: 12/200", "px", "RGB"): tokens in capitals, with digits, or of one or two letters are
  * dropped; CJK and Thai characters are always kept (no spaces between their words).
@@ -147,6 +174,16 @@ export function checkLanguage(text: string, expected: string, htmlLang = ''): La
   }
   const exp = scoreOf(expected);
   const best = top?.score ?? 0;
+  // franc's best is another language and the expected one is only close: the function words decide when they
+  // are clear (several of the best language's, none of the expected one's: "the", "your", "and" on a page
+  // whose <html lang> says French)
+  if (detectedFranc !== expected && FUNCTION_WORDS[expected] && FUNCTION_WORDS[detectedFranc]) {
+    const fw = functionWordCounts(text);
+    if (fw[expected] === 0 && fw[detectedFranc]! >= MIN_FUNCTION_WORDS) {
+      const share2 = otherLanguageShare(prose, expected) ?? 1;
+      return { ...base, detected: detectedFranc, matches: false, method: `franc: ${detectedFranc} is the best (top: ${topText}); ${fw[detectedFranc]} ${detectedFranc} function words and none of ${expected}'s`, confidence: 'confident', affectedShare: round(Math.max(share2, 0.5)) };
+    }
+  }
   if (detectedFranc === expected || exp >= CLOSE_TO_BEST * best) {
     return { ...base, detected: expected, matches: true, method: `franc: ${expected} scores ${exp.toFixed(2)} of the best ${best.toFixed(2)} (≥ ${CLOSE_TO_BEST} passes; top: ${topText})`, confidence: 'confident', affectedShare: 0 };
   }

@@ -36,6 +36,15 @@ export interface PerceiveOptions {
 /** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
 const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 600) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
 
+/**
+ * Does the page answer? Asked with the configured limit and, when it does not, once more with twice the limit:
+ * on a machine whose CPUs other work holds (two evaluations, a recording, a test suite on 2 cores) a working
+ * page can miss one 5-s window; a page in a busy loop misses both. Costs 10 s more only on a hung page.
+ */
+async function answers(page: Page, ms: number): Promise<boolean> {
+  return (await isResponsive(page, ms)) || (!page.isClosed() && (await isResponsive(page, 2 * ms)));
+}
+
 /** Kept free at the end of the perception budget for restoring the viewport and the language check, ms. */
 const BUDGET_RESERVE_MS = 6000;
 /** A capture (screenshot, axe, a viewport) is started only when at least this much budget is left, ms. */
@@ -146,7 +155,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push('the page crashed (its renderer process died)');
     return result;
   }
-  if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+  if (!(await answers(page, opts.timeouts.unresponsive))) {
     result.unresponsive = true;
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
     return result;
@@ -166,7 +175,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
       problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
       return true;
     }
-    if (!(await isResponsive(page, opts.timeouts.unresponsive))) {
+    if (!(await answers(page, opts.timeouts.unresponsive))) {
       result.unresponsive = true;
       problems.push(`main thread stopped answering during perception (after load)`);
       return true;

@@ -148,6 +148,14 @@ describe('careful-tester checks', () => {
     expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed' });
     expect(codes(first, second)).not.toContain('first-click-failure:major');
   });
+  it('first click: on a canvas game whose bubbles move, a miss then a hit at the same point is not a lost click', () => {
+    const first = click('canvas', false, { effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' } });
+    const second = click('canvas', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'canvas' }, effect: { pixelChange: 0.02, targetPixelChange: 0.03, domMutations: 1, scrolled: false, screenChanged: true, kind: 'changed', textChanged: 1 } });
+    const onCanvas = (s: TraceStep): TraceStep => ({ ...s, action: { ...s.action, target: { ...s.action.target!, tag: 'canvas' } } });
+    expect(run(onCanvas(first), onCanvas(second))[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/moves or is a drawing surface/) });
+    // the same two clicks on a still page's button are a lost first click
+    expect(run(first, second)[0]).toMatchObject({ status: 'violated' });
+  });
   it('first click: a first click that never reached the page (no click event arrived) is not the app\'s failure', () => {
     const first = click('Reset', false, { clickDelivered: false, effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' } });
     const second = click('Reset', true, { index: first.index + 1, clickDelivered: true, check: { invariant: 'first-click', subject: 'Reset' }, effect: { pixelChange: 0.007, targetPixelChange: 0, domMutations: 11, scrolled: false, screenChanged: true, kind: 'changed', textChanged: 17 } });

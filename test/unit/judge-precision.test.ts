@@ -114,6 +114,13 @@ describe('language: decided from enough text, never against the app (issue 11 po
   ])('a short English page is never a mismatch: %s', (text) => {
     expect(checkLanguage(text, 'en').matches).not.toBe(false);
   });
+  it('an English UI whose <html lang> claims French or German is a mismatch when its function words say so (and a short French or German UI is not)', () => {
+    const pomodoro = 'Pomodoro Timer\nFocus: work without distractions for twenty-five minutes, then take a break.\n25:00\nStart\nReset\nShort break';
+    expect(checkLanguage(pomodoro, 'fr', 'fr')).toMatchObject({ matches: false, detected: 'en', confidence: 'confident' });
+    expect(checkLanguage('Minuteur Pomodoro\nConcentrez-vous pendant vingt-cinq minutes, puis faites une pause.\n25:00\nDémarrer\nRéinitialiser', 'fr', 'fr').matches).not.toBe(false);
+    expect(checkLanguage('Einkaufsliste\nTrage ein, was du kaufen willst, und hake es ab.\nHinzufügen\nAlle löschen', 'de', 'de').matches).not.toBe(false);
+    expect(checkLanguage(pomodoro, 'en', 'en').matches).toBe(true);
+  });
   it('short text is not assessed unless <html lang> agrees; a confident other language is a mismatch', () => {
     expect(checkLanguage('Photo Gallery\nMountains\nBeaches\nCity lights', 'en').matches).toBeNull();
     expect(checkLanguage('Photo Gallery\nMountains\nBeaches\nCity lights', 'en', 'en-US').matches).toBe(true);

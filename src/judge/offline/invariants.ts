@@ -288,10 +288,14 @@ export const calc: Judge = (s) => {
 };
 
 /** First-click failure (issue 11): a control that did nothing on its first click and responded to the second, right after. */
-export const firstClick: Judge = (s, steps) => {
+export const firstClick: Judge = (s, steps, ev) => {
   const prev = steps.find((p) => p.index === s.index - 1);
   if (!prev || prev.action.target?.signature !== s.action.target?.signature || prev.effect?.kind !== 'none' || !s.effect) return [];
   if (s.effect.kind !== 'changed') return [];
+  // on a canvas, or a page that moves by itself (a game's bubbles, a chart that animates), two clicks at the
+  // same point are not the same action: what lies under the pointer changed in between
+  const tag = (s.action.target?.tag ?? '').toLowerCase();
+  if (tag === 'canvas' || (ev.static?.animatedShare ?? 0) >= 0.005 || ev.interaction?.gameLike) return [na('first-click', s, 'the target moves or is a drawing surface: the two clicks did not hit the same thing')];
   // a first click that never reached the page (no trusted click event arrived) was lost by Cookie's input
   if (prev.clickDelivered === false) return [na('first-click', s, 'the first click never reached the page (no click event arrived): not the app\'s doing')];
   // the second click must have shown the user something: a DOM-only change no larger than the first click's
