@@ -48,7 +48,7 @@ const FUNCTION_WORDS: Record<string, Set<string>> = {
   de: new Set(['der', 'die', 'das', 'und', 'mit', 'ihr', 'ihre', 'sie', 'für', 'ist', 'ein', 'eine', 'nicht', 'auf', 'den', 'dem', 'zu', 'von', 'auch', 'oder', 'sind', 'wir']),
   es: new Set(['el', 'los', 'las', 'y', 'con', 'tu', 'tus', 'su', 'para', 'una', 'del', 'por', 'está', 'son', 'sus', 'nuestro', 'o']),
   pt: new Set(['os', 'com', 'seu', 'sua', 'para', 'uma', 'do', 'da', 'dos', 'das', 'não', 'em', 'você', 'seus', 'ou', 'são']),
-  it: new Set(['il', 'gli', 'con', 'per', 'una', 'della', 'delle', 'che', 'non', 'sono', 'tuo', 'tua', 'il']),
+  it: new Set(['il', 'gli', 'con', 'per', 'una', 'della', 'delle', 'che', 'non', 'sono', 'tuo', 'tua']),
   nl: new Set(['het', 'met', 'je', 'jouw', 'voor', 'een', 'van', 'niet', 'zijn', 'wij', 'ook']),
 };
 

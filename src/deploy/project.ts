@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CookieError } from '../errors.js';
 import { sleep } from '../util/timebox.js';
-import { cookieNpmrc, reduceNpmrc, refusedDependencies } from './dependencies.js';
+import { cookieNpmrc, reduceNpmrc, refusedDependencies, type DependencyRefusal } from './dependencies.js';
 import { runCommand, startProcess, type CommandResult } from './processes.js';
 import { startRegistryProxy, type RegistryProxy } from './registry-proxy.js';
 import { giveToSandbox, makeSocketDir, npmCli, SANDBOX_FIX, sandboxAvailable, sandboxCommand, sandboxLabel } from './sandbox.js';
@@ -152,6 +152,9 @@ function projectEnv(work: string, npmCache: string, install: boolean, extra: Rec
   };
 }
 
+/** One refused dependency as a log line: `refused <name> (<field>): <spec> is <reason>`. */
+const refusalLine = (r: DependencyRefusal): string => `refused ${r.name} (${r.field}): ${r.spec} is ${r.reason}`;
+
 /** The folders of one sandboxed project run: `work/` holds `app/` (the project copy), `home/`, `npm/` and `sock/`. */
 interface SandboxWork {
   work: string;
@@ -226,7 +229,7 @@ export async function addPackagesInSandbox(files: { packageJson: string; lockfil
     fs.writeFileSync(path.join(dir, 'package.json'), files.packageJson);
     if (files.lockfile !== null) fs.writeFileSync(path.join(dir, 'package-lock.json'), files.lockfile);
     const refusals = refusedDependencies(dir, registry);
-    if (refusals.length) return { ok: false, log: refusals.map((r) => `refused ${r.name} (${r.field}): ${r.spec} is ${r.reason}`).join('\n') };
+    if (refusals.length) return { ok: false, log: refusals.map((r) => refusalLine(r)).join('\n') };
     fs.mkdirSync(o.npmCache, { recursive: true });
     giveToSandbox(dir);
     giveToSandbox(home);
@@ -286,7 +289,7 @@ export async function deployProject(src: string, o: ProjectOptions): Promise<Pro
   if (refusals.length) {
     cleanup();
     const first = refusals[0]!;
-    const lines = refusals.map((r) => `refused ${r.name} (${r.field}): ${r.spec} is ${r.reason}`);
+    const lines = refusals.map((r) => refusalLine(r));
     throw new BuildFailure('install', [...notes, ...lines, `only packages from ${registry} (or folders inside the project) are installed`].join('\n'), {
       kind: 'refused-dependency',
       summary: `refused dependency ${first.name} in ${first.field}: ${first.spec.slice(0, 120)} is ${first.reason}${refusals.length > 1 ? ` (and ${refusals.length - 1} more)` : ''}; only registry packages are installed`,

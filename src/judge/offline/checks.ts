@@ -435,7 +435,9 @@ export function smoothness(f: Facts): CheckResult {
   if (!f.rendered || !st) return { verdict: verdict('11', 'not-assessed', method, 'the page did not render'), defects: [] };
   const defects: DraftDefect[] = [];
   const animates = st.animatedShare >= 0.005 || !!f.ev.interaction?.gameLike;
-  const samples = [st.frameTiming?.fps, ...f.steps.map((s) => s.frameTiming?.fps)].filter((x): x is number => typeof x === 'number' && x >= 0);
+  // every measured window: the idle gap of static perception, then each step
+  const timings = [st.frameTiming, ...f.steps.map((s) => s.frameTiming)].filter((t): t is FrameTiming => !!t && typeof t.fps === 'number' && t.fps >= 0);
+  const samples = timings.map((t) => t.fps);
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
   // the machine's own capacity in the same run: an empty page's frame rate measured before the app loaded
@@ -445,7 +447,6 @@ export function smoothness(f: Facts): CheckResult {
     return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but the machine itself delivered only ${machine} fps on an empty page in the same run: the machine was the limit, not the app`), defects: [] };
   }
   // the slow windows: how much of them the page's own main thread worked (evidence that measured it)
-  const timings = [st.frameTiming, ...f.steps.map((s) => s.frameTiming)].filter((t): t is FrameTiming => !!t && t.fps >= 0);
   const slow = timings.filter((t) => t.fps < 10 && t.longFrameWorkMs !== undefined && t.windowMs !== undefined && t.windowMs > 0);
   const contended = slow.filter((t) => (t.cpuPressure ?? 0) >= 0.5);
   if (animates && median !== null && median < 10 && slow.length && contended.length * 2 >= slow.length) {
