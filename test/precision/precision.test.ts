@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults } from '../../src/types.js';
-import { readResults, ROOT, runCli, tmpDir } from '../helpers.js';
+import { readResults, ROOT, runCli, scaled, tmpDir } from '../helpers.js';
 
 /**
  * The judge-precision suite (issues 11 and 18): every `test/precision/<group>/<case>.case.json` beside its
@@ -64,9 +64,9 @@ beforeAll(async () => {
     path.join(dir, 'cookie.config.ts'),
     `import { defineConfig } from ${JSON.stringify(path.join(ROOT, 'src', 'index.ts'))};\nexport default defineConfig({ concurrency: 2, agent: { kind: 'offline', steps: 16, seed: 1 }, recording: { video: false, audio: false }, timeouts: { perceive: 180_000 }, reporters: ['console'] });\n`,
   );
-  cli = await runCli(['test', dir, '--config', path.join(dir, 'cookie.config.ts'), '--output-dir', path.join(dir, 'out'), '--no-cache'], { cwd: dir, timeoutMs: 1_700_000 });
+  cli = await runCli(['test', dir, '--config', path.join(dir, 'cookie.config.ts'), '--output-dir', path.join(dir, 'out'), '--no-cache'], { cwd: dir, timeoutMs: scaled(3_400_000) });
   run = readResults(path.join(dir, 'out'));
-}, 1_800_000);
+}, scaled(3_500_000));
 
 describe('judge-precision suite (test/precision)', () => {
   it('has at least 20 clean and 20 planted cases, and every twin names a case', () => {
