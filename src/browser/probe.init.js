@@ -725,6 +725,10 @@
     lines.push('⟨title⟩ ' + document.title, '⟨hash⟩ ' + location.hash);
     return lines;
   }
+  /** The page's lists for an agent's observation: each collection's path and its items' texts. */
+  function lists() {
+    return collections([]).map((c) => ({ id: c.id, items: c.items.map((i) => i.text) }));
+  }
   function readings(ref, known) {
     const el = ref === undefined || ref === null ? null : state.refs[ref];
     return {
@@ -812,7 +816,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, lists, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

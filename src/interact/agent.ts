@@ -23,6 +23,12 @@ export interface Observation {
   viewport: { width: number; height: number };
   /** The previous step, if any. */
   previous: TraceStep | null;
+  /**
+   * The page's lists (containers of ≥ 2 children of one kind with text: lists, tables, card grids), each by
+   * CSS path with its items' visible texts (≤ 120 chars each, ≤ 60 items). Only for agents that ask
+   * (`wantsLists`): the offline explorer takes search words from items that hold no control.
+   */
+  lists?: { id: string; items: string[] }[];
 }
 
 /** The agent's choice: one action (with the element it targets, by ref) or finish. */
@@ -57,6 +63,8 @@ export interface Agent {
   readonly name: string;
   /** Whether observations must carry a screenshot. */
   readonly wantsScreenshot: boolean;
+  /** Whether observations must carry the page's lists (`Observation.lists`). */
+  readonly wantsLists?: boolean;
   /** Decide the next action; `kind: 'finish'` ends the exploration. */
   next(obs: Observation): Promise<Decision>;
   /** Learn from the finished step (e.g. count a control that showed no effect). */

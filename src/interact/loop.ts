@@ -144,12 +144,13 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         allSeen.set(e.signature, `${e.role} "${e.name || e.tag}"`);
       }
       const screenshot = agent.wantsScreenshot ? await page.screenshot({ timeout: opts.unresponsiveMs, caret: 'initial' }).catch(() => null) : null;
+      const lists = agent.wantsLists ? await evalIn<{ id: string; items: string[] }[]>(page, 'window.__cookieProbe ? window.__cookieProbe.lists() : []', opts.unresponsiveMs, 'lists').catch(() => undefined) : undefined;
       // ── think (frozen, time-boxed) ──
       const thinkStart = Date.now();
       let decision: Decision;
       try {
         decision = await timebox(
-          agent.next({ step: i, budget: opts.steps, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { width: 1280, height: 800 }, previous: steps[steps.length - 1] ?? null }),
+          agent.next({ step: i, budget: opts.steps, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { width: 1280, height: 800 }, previous: steps[steps.length - 1] ?? null, ...(lists ? { lists } : {}) }),
           opts.thinkTimeoutMs,
           'agent deliberation',
         );

@@ -72,6 +72,14 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     expect(ds.slice(1).map((d) => d.check!.params!.want)).toEqual(['done', 'open']);
   });
 
+  it('search: a list whose items hold no control (book cards of plain text) gives the word from the page\'s lists', () => {
+    const field = el('Search books', { tag: 'input', role: 'textbox', type: 'search' });
+    const lists = [{ id: 'nav', items: ['Home', 'About'] }, { id: 'main > section#books', items: ['The Left Hand of Darkness Ursula K. Le Guin', 'Invisible Cities Italo Calvino', 'Beloved Toni Morrison'] }];
+    const d = new SearchFilterHeuristic().next({ ...obs([field]), lists });
+    expect(d).toMatchObject({ action: { kind: 'fill', value: 'Invisible' }, check: { invariant: 'filter', params: { query: 'Invisible' } } });
+    expect(new SearchFilterHeuristic().next(obs([field]))).toBeNull(); // no list at all: no query with a known answer
+  });
+
   it('paste: types, then pastes the same invalid value into a digits-only field', () => {
     const ds = all(new PasteHeuristic(), [el('Name on card', { tag: 'input', role: 'textbox' }), el('Card number', { tag: 'input', role: 'textbox', numericOnly: true })]);
     expect(ds.map((d) => [d.action.target!.name, d.action.value, !!d.paste, d.check!.params!.mode])).toEqual([

@@ -185,4 +185,13 @@ describe('careful-tester checks', () => {
     expect(codes(click('Create account', false, { intercepted: cover, effect: none }))).toContain('click-intercepted:major');
     expect(run(click('Create account', false, { intercepted: { ...cover, dialog: true }, effect: none }))).toEqual([]);
   });
+  it('an animated overlay that swallows the click is still a defect: its own drift is pixels, not an effect; a real change under it is not', () => {
+    const cover = { selector: 'div.aurora', tag: 'div', dialog: false, interactive: false, text: '', areaShare: 1 };
+    const drift = { pixelChange: 0.02, targetPixelChange: 0.11, domMutations: 0, scrolled: false, screenChanged: true, kind: 'changed' as const, textChanged: 0 };
+    const content = { before: { elements: 13, textChars: 394 }, after: { elements: 13, textChars: 394 } };
+    expect(codes(click('Create account', false, { intercepted: cover, effect: drift, content }))).toContain('click-intercepted:major');
+    expect(run(click('Create account', false, { intercepted: cover, effect: { ...drift, domMutations: 3, textChanged: 1 }, content }))).toEqual([]);
+    expect(run(click('Create account', false, { intercepted: cover, effect: drift, content: { ...content, after: { elements: 13, textChars: 430 } } }))).toEqual([]);
+    expect(run(click('Start', false, { intercepted: { ...cover, tag: 'canvas' }, effect: drift, content }))).toEqual([]);
+  });
 });

@@ -80,6 +80,7 @@ function isExternal(e: ObservedElement, origin: string): boolean {
 export class OfflineExplorer implements Agent {
   readonly name = 'offline-explorer';
   readonly wantsScreenshot = false;
+  readonly wantsLists = true;
   readonly gameLike: boolean;
   private readonly attempts = new Map<string, number>();
   private readonly noEffect = new Set<string>();

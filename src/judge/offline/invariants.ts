@@ -351,14 +351,29 @@ export const dprSharp: Judge = (s) => {
 };
 
 /**
+ * Whether a click swallowed by a cover changed nothing of the app: no effect at all, or only pixels moving
+ * (an animated overlay — the cover itself often is the animation) with no DOM mutation, no text change, no
+ * change of content size, no dialog and no navigation. A canvas cover may draw on a click without touching the
+ * DOM, so pixels under a canvas are never called "nothing".
+ */
+function swallowed(s: TraceStep, cov: NonNullable<TraceStep['intercepted']>): boolean {
+  const e = s.effect!;
+  if (e.kind === 'none') return true;
+  if (cov.tag === 'canvas' || e.domMutations > 0 || (e.textChanged ?? 0) > 0 || e.scrolled) return false;
+  if (s.dialogs.length || s.navigations.length) return false;
+  const c = s.content;
+  return !c || (c.before.elements === c.after.elements && c.before.textChars === c.after.textChars);
+}
+
+/**
  * Clicks intercepted (issue 11): a real pointer at a control's centre hits another element that is neither
- * a dialog nor interactive (a decorative overlay), and the click had no effect.
+ * a dialog nor interactive (a decorative overlay), and the click changed nothing of the app ({@link swallowed}).
  */
 export function intercepted(steps: TraceStep[]): InvariantFinding[] {
   const out: InvariantFinding[] = [];
   for (const s of steps) {
     const cov = s.intercepted;
-    if (!cov || s.action.kind !== 'click' || cov.dialog || cov.interactive || !s.effect || s.effect.kind !== 'none' || out.length) continue;
+    if (!cov || s.action.kind !== 'click' || cov.dialog || cov.interactive || !s.effect || !swallowed(s, cov) || out.length) continue;
     const name = s.action.target?.name || s.action.target?.tag || 'control';
     out.push(bad('intercept', s, `covered by ${cov.selector}`, defect('click-intercepted', `Clicks on "${name}" hit an overlay`, `A click at the centre of "${name}" lands on ${cov.selector} (<${cov.tag}>${cov.text ? ` "${cov.text.slice(0, 40)}"` : ''}, covering ${Math.round(cov.areaShare * 100)}% of the screen), which swallows it: nothing happened.`, s, name)));
   }

@@ -75,8 +75,11 @@ export class SearchFilterHeuristic implements Heuristic {
         // items of the collection nearest below the field, from the elements observed inside items
         const byC = new Map<string, Map<number, string>>();
         for (const e of els) if (e.item) (byC.get(e.item.c) ?? byC.set(e.item.c, new Map()).get(e.item.c)!).set(e.item.i, e.item.text);
-        const items = [...byC.values()].sort((a, b) => b.size - a.size)[0];
-        const q = items ? queryFrom([...items.values()]) : null;
+        // a list whose items hold no control (book cards, table rows of text) comes from the page's lists
+        const fromControls = [...byC.values()].sort((a, b) => b.size - a.size)[0];
+        const fromLists = (obs.lists ?? []).filter((l) => l.items.length >= 2).sort((a, b) => b.items.length - a.items.length)[0];
+        const items = fromControls && fromControls.size >= 2 ? [...fromControls.values()] : fromLists?.items;
+        const q = items ? queryFrom(items) : null;
         if (q) return { action: { kind: 'fill', target: target(f), value: q }, reasoning: `Careful tester (search): search "${f.name}" for "${q}", a word of a listed item; matching items should remain, others go.`, ref: f.ref, key: `fill|${f.signature}`, check: { invariant: 'filter', subject: f.name, params: { query: q } } };
       }
     }
