@@ -178,6 +178,10 @@ describe('careful-tester checks', () => {
     const cv = (width: number) => ({ canvases: [{ width, height: 812, cssWidth: 375, cssHeight: 812, dpr: 2, areaShare: 1 }] });
     expect(codes(m('dpr-sharp', cv(375)))).toContain('canvas-blurry:minor');
     expect(run(m('dpr-sharp', cv(750)))[0]!.status).toBe('pass');
+    // a canvas still 1280 CSS px wide in the 375-px phone viewport was sized once at load: not assessed, not blurry
+    const desktop = { viewport: 375, canvases: [{ width: 1280, height: 720, cssWidth: 1280, cssHeight: 720, dpr: 2, areaShare: 1 }] };
+    expect(run(m('dpr-sharp', desktop))[0]).toMatchObject({ status: 'not-assessed' });
+    expect(codes(m('dpr-sharp', { viewport: 375, canvases: [...desktop.canvases, ...cv(375).canvases] }))).toContain('canvas-blurry:minor');
   });
   it('a click swallowed by a decorative overlay is a defect; one covered by a dialog is not', () => {
     const cover = { selector: 'div.aurora', tag: 'div', dialog: false, interactive: false, text: '', areaShare: 1 };

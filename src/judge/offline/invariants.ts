@@ -340,11 +340,18 @@ export const layoutAfterToggle: Judge = (s, _steps, ev) => {
   return [ok('layout-after-toggle', s, 'the 375-px layout holds after the switch')];
 };
 
-/** Canvas sharpness at DPR 2 (issue 11): a large canvas whose backing store is below 75% of CSS size × DPR is blurry on phones. */
+/**
+ * Canvas sharpness at DPR 2 (issue 11): a large canvas whose backing store is below 75% of CSS size × DPR is
+ * blurry on phones. The phone viewport is emulated on the running page, so a canvas still wider than it (sized
+ * once at load for the desktop window) says nothing about how the page draws when loaded on a phone: such a
+ * canvas is not judged, and when no other is left the check is not assessed.
+ */
 export const dprSharp: Judge = (s) => {
-  const m = s.check!.measured as { canvases?: { width: number; height: number; cssWidth: number; cssHeight: number; dpr: number; areaShare: number }[] } | undefined;
-  const big = (m?.canvases ?? []).filter((c) => c.areaShare >= 0.1 && c.cssWidth >= 50);
-  if (!big.length) return [na('dpr-sharp', s, 'no large canvas measured at DPR 2')];
+  const m = s.check!.measured as { viewport?: number; canvases?: { width: number; height: number; cssWidth: number; cssHeight: number; dpr: number; areaShare: number }[] } | undefined;
+  const large = (m?.canvases ?? []).filter((c) => c.areaShare >= 0.1 && c.cssWidth >= 50);
+  if (!large.length) return [na('dpr-sharp', s, 'no large canvas measured at DPR 2')];
+  const big = large.filter((c) => c.cssWidth <= (m?.viewport ?? 375) * 1.05);
+  if (!big.length) return [na('dpr-sharp', s, `the canvas kept its desktop size (${large[0]!.cssWidth} CSS px in a ${m?.viewport ?? 375}-px viewport: laid out once at load), so how it draws on a phone cannot be told without reloading`)];
   const blurry = big.find((c) => c.width < c.cssWidth * c.dpr * 0.75);
   if (!blurry) return [ok('dpr-sharp', s, 'canvases render at the device pixel ratio')];
   return [bad('dpr-sharp', s, `backing ${blurry.width} px for ${blurry.cssWidth} CSS px at DPR ${blurry.dpr}`, defect('canvas-blurry', 'Canvas is blurry on high-density screens', `At device pixel ratio ${blurry.dpr} a ${blurry.cssWidth}×${blurry.cssHeight}-px canvas draws into ${blurry.width}×${blurry.height} pixels (it should be ${blurry.cssWidth * blurry.dpr} wide): upscaled and soft on phones.`, s, 'canvas', 'minor', 'aesthetics', '10'))];
