@@ -118,6 +118,43 @@ describe('remote browsers', () => {
     expect([0, 1]).toContain(r.code);
   });
 
+  // project candidates behind a public URL: the build output server and the bridge to a dev server (which
+  // listens inside the candidate's own network namespace) bind every interface; the dev server is told the
+  // public host name (Vite refuses unknown Host headers); both are opened at the public origin and scored
+  it('React-style projects behind a public URL: a built project and a dev-server project are opened at deploy.publicUrl through run-server', async () => {
+    const port = await getPort();
+    const server = spawn(process.execPath, [path.join(ROOT, 'node_modules/playwright-core/cli.js'), 'run-server', '--port', String(port), '--host', '127.0.0.1', '--unsafe'], { env: process.env });
+    children.push(server);
+    await waitForLine(server, /Listening on (ws:\/\/\S+)/);
+    const dir = tmpDir('cookie-remote-project-');
+    const app = (title: string, extra = "''") => `'<!DOCTYPE html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1><button onclick="this.textContent=\\'Clicked\\'">Click me</button><p>' + ${extra} + '</p></body></html>'`;
+    writeFiles(dir, {
+      'built/package.json': JSON.stringify({ name: 'built', version: '1.0.0', private: true, scripts: { build: 'node build.js' } }),
+      'built/build.js': `require('fs').mkdirSync('dist', { recursive: true }); require('fs').writeFileSync('dist/index.html', ${app('Built counter')});`,
+      'dev/package.json': JSON.stringify({ name: 'dev', version: '1.0.0', private: true, scripts: { dev: 'vite' }, devDependencies: { vite: 'file:./fv' } }),
+      'dev/fv/package.json': JSON.stringify({ name: 'vite', version: '0.0.1', bin: { vite: 'cli.js' } }),
+      'dev/fv/cli.js': `#!/usr/bin/env node
+const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
+require('http').createServer((q, r) => r.end(${app('Dev counter', "'allowed hosts: ' + process.env.__VITE_ADDITIONAL_SERVER_ALLOWED_HOSTS + '; host header: ' + q.headers.host")})).listen(port, '127.0.0.1');
+`,
+      'p.cookie.yaml': 'query: { id: counter, prompt: "A page with a button that says it was clicked.", language: en, kind: dynamic }\ncandidates: [ { name: built, mode: react, path: built }, { name: dev, mode: react, path: dev } ]\n',
+      'cookie.config.ts': `export default { recording: { video: false, audio: false }, browser: { wsEndpoint: 'ws://127.0.0.1:${port}/' }, deploy: { host: '0.0.0.0', publicUrl: 'http://localhost:{port}' } };\n`,
+    });
+    const r = await runCli(['test', dir, '--output-dir', path.join(dir, 'out'), '--steps', '4'], { cwd: dir });
+    const run = readResults(path.join(dir, 'out'));
+    for (const name of ['built', 'dev']) {
+      const result = run.evaluations.find((e) => e.candidate === name)!;
+      expect(result, `${name}: ${r.stdout}${r.stderr}`).toMatchObject({ status: 'scored' });
+      const ev = JSON.parse(fs.readFileSync(path.join(dir, 'out', result.evidenceDir, 'evidence.json'), 'utf8'));
+      const appPort: number = ev.deploy.port;
+      expect(ev.deploy).toMatchObject({ url: `http://localhost:${appPort}/`, localUrl: `http://127.0.0.1:${appPort}/`, host: '0.0.0.0' });
+      expect(ev.navigations[0]).toMatchObject({ url: `http://localhost:${appPort}/`, offApp: false });
+      expect(ev.static.inventory.title).toBe(name === 'built' ? 'Built counter' : 'Dev counter');
+      if (name === 'dev') expect(ev.static.inventory.textSample).toContain(`allowed hosts: localhost; host header: localhost:${appPort}`);
+      expect(ev.interaction.steps.some((st: { action?: { target?: { name?: string } } }) => st.action?.target?.name === 'Click me')).toBe(true);
+    }
+  });
+
   it('evaluates through a running Chromium over CDP (cdpEndpoint)', async () => {
     const chrome = spawn('/usr/bin/chromium', ['--headless=new', '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${tmpDir('cookie-cdp-profile-')}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(chrome);
