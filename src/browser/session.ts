@@ -348,6 +348,16 @@ export async function isResponsive(page: Page, ms: number): Promise<boolean> {
   }
 }
 
+/**
+ * Whether the page still answers, the way a hang is decided (PITFALLS.md: never blame the app for the machine):
+ * {@link isResponsive} within `ms` and, when it misses, once more within `2 × ms`. On a machine whose CPUs other
+ * work holds (two evaluations, a recording, a test suite on 2 cores) a working page can miss one window; a page
+ * in a busy loop misses both. Costs `2 × ms` more only on a page that missed the first window. Never throws.
+ */
+export async function answers(page: Page, ms: number): Promise<boolean> {
+  return (await isResponsive(page, ms).catch(() => false)) || (!page.isClosed() && (await isResponsive(page, 2 * ms).catch(() => false)));
+}
+
 /** Evaluate a string expression in the page (never a compiled function: see probe.init.js), time-boxed. */
 export function evalIn<T>(page: Page, expression: string, ms: number, label = expression.slice(0, 40)): Promise<T> {
   return timebox(page.evaluate(expression) as Promise<T>, ms, label);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
-import { evalIn, HARNESS_SCRIPT_PREFIX, isResponsive, type AppSession } from '../browser/session.js';
+import { evalIn, HARNESS_SCRIPT_PREFIX, answers, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
@@ -36,14 +36,6 @@ export interface PerceiveOptions {
 /** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
 const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 600) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
 
-/**
- * Does the page answer? Asked with the configured limit and, when it does not, once more with twice the limit:
- * on a machine whose CPUs other work holds (two evaluations, a recording, a test suite on 2 cores) a working
- * page can miss one 5-s window; a page in a busy loop misses both. Costs 10 s more only on a hung page.
- */
-async function answers(page: Page, ms: number): Promise<boolean> {
-  return (await isResponsive(page, ms)) || (!page.isClosed() && (await isResponsive(page, 2 * ms)));
-}
 
 /** Kept free at the end of the perception budget for restoring the viewport and the language check, ms. */
 const BUDGET_RESERVE_MS = 6000;
