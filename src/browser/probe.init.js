@@ -146,6 +146,12 @@
     cs = cs || gcs(el);
     if (cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse') return false;
     if (parseFloat(cs.opacity) === 0) return false;
+    // the content of a closed <details> (all but its summary) is not rendered, though it may still report a box
+    const closed = el.closest ? el.closest('details:not([open])') : null;
+    if (closed && closed !== el) {
+      const sum = closed.querySelector(':scope > summary');
+      if (!sum || !sum.contains(el)) return false;
+    }
     const r = rectOf(el);
     return r.width >= 2 && r.height >= 2;
   }

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright';
+import fs from 'node:fs';
+const [file, width] = [process.argv[2], Number(process.argv[3] || 375)];
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage({ viewport: { width, height: 812 } });
+await p.addInitScript({ content: fs.readFileSync('/work/wt/trust/src/browser/probe.init.js', 'utf8') });
+await p.goto('file://' + file);
+await p.waitForTimeout(500);
+console.log(JSON.stringify(await p.evaluate('window.__cookieProbe.textProblems()'), null, 1));
+await b.close();

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../src/browser/launch.js';
+import { evalIn, openAppSession, type AppSession } from '../../src/browser/session.js';
+import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
+import { tmpDir } from '../helpers.js';
+
+// The in-page probe's notion of "visible", which every layout check relies on: text a user cannot see must
+// not be reported as overlapping or clipped (issue 11: layout checks ignore what is not rendered).
+const FAQ = (open: boolean, broken = false) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>FAQ</title>
+<style>body{margin:0;font-family:system-ui;background:#f8fafc} main{max-width:720px;margin:50px auto;padding:0 18px}
+details{background:#fff;border:1px solid #e2e8f0;border-radius:12px;margin-bottom:10px;padding:14px 18px} summary{font-weight:600}
+${broken ? '.q2{margin-top:-70px}' : ''}</style></head><body><main><h1>Frequently asked questions</h1>
+<details ${open ? 'open' : ''}><summary>How long does shipping take?</summary><p>Orders ship within two business days and usually arrive within a week.</p></details>
+<details class="q2"><summary>Can I return an item?</summary><p>Yes, you can return any unused item within 30 days for a full refund.</p></details>
+<details><summary>Do you ship internationally?</summary><p>We ship to over 40 countries; duties are calculated at checkout.</p></details>
+</main></body></html>`;
+
+let browser: Browser;
+let server: StaticServer;
+const sessions: AppSession[] = [];
+beforeAll(async () => {
+  const dir = tmpDir('cookie-probe-vis-');
+  fs.writeFileSync(path.join(dir, 'closed.html'), FAQ(false));
+  fs.writeFileSync(path.join(dir, 'open.html'), FAQ(true));
+  fs.writeFileSync(path.join(dir, 'overlap.html'), FAQ(true, true));
+  server = await startStaticServer(dir);
+  browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+});
+afterAll(async () => {
+  for (const s of sessions) await s.close().catch(() => {});
+  await browser?.close();
+  await server?.close();
+});
+
+async function problems(file: string): Promise<{ kind: string; selector: string; text: string }[]> {
+  const s = await openAppSession(browser, server.origin, { viewport: { width: 375, height: 812 } });
+  sessions.push(s);
+  await s.page.goto(`${server.origin}/${file}`);
+  return evalIn(s.page, 'window.__cookieProbe.textProblems()', 10_000);
+}
+
+describe('probe visibility', () => {
+  it('the answers inside closed <details> are not rendered: no overlap with the next question at 375 px', async () => {
+    expect(await problems('closed.html')).toEqual([]);
+  });
+  it('an open <details> whose answer the next question really covers is still an overlap', async () => {
+    expect(await problems('open.html')).toEqual([]);
+    const found = await problems('overlap.html');
+    expect(found.some((p) => p.kind === 'overlap' && /Orders ship/.test(p.text))).toBe(true);
+  });
+});
