@@ -366,6 +366,13 @@ export interface AxeFinding {
   impact: string;
   nodes: number;
   help: string;
+  /**
+   * color-contrast only: the failing texts (≤ 20 listed), each with its length in characters, its contrast
+   * ratio and font size (px) as axe measured them, and `chars`, the characters of all failing texts — so the
+   * judge can weigh what a reader loses (a faint timestamp vs. the body text). Absent in older evidence.
+   */
+  texts?: { text: string; chars: number; ratio: number | null; fontSizePx: number | null }[];
+  chars?: number;
 }
 
 /** Everything Stage 1 saw without any user action. */

@@ -216,3 +216,21 @@ describe('offline judge: ablation switches', () => {
     expect(judgeOffline(evidence(), { vision: true, video: true, staticScore: false, deferredScoring: true }).reasons.join(' ')).toMatch(/no Stage-1 prior/);
   });
 });
+
+describe('contrast weighs what a reader loses (issue 11: size the deduction by the loss)', () => {
+  const contrast = (texts: { text: string; chars: number; ratio: number }[]) => {
+    const axe = [{ id: 'color-contrast', impact: 'serious', nodes: texts.length, help: 'contrast', texts: texts.map((t) => ({ ...t, fontSizePx: 12 })), chars: texts.reduce((a, t) => a + t.chars, 0) }];
+    return judgeOffline(evidence({ static: perception({ axe, inventory: inventory({ visibleTextLength: 600 }) }) })).defects.filter((d) => d.code === 'poor-contrast');
+  };
+  it('three faint timestamps (2.7:1, 24 of 600 characters) are a minor defect that names them', () => {
+    const d = contrast([1, 2, 3].map(() => ({ text: 'Just now', chars: 8, ratio: 2.72 })));
+    expect(d.map((x) => x.severity)).toEqual(['minor']);
+    expect(d[0]!.detail).toMatch(/24 of 600 characters.*2\.72:1.*"Just now"/);
+  });
+  it('the body text failing (a fifth of the page or more), or text below 2:1, is major; older evidence without texts stays major', () => {
+    expect(contrast([1, 2, 3].map(() => ({ text: 'A long paragraph of body copy', chars: 60, ratio: 3.9 }))).map((x) => x.severity)).toEqual(['major']);
+    expect(contrast([1, 2, 3].map(() => ({ text: 'Save', chars: 4, ratio: 1.4 }))).map((x) => x.severity)).toEqual(['major']);
+    const old = [{ id: 'color-contrast', impact: 'serious', nodes: 3, help: 'contrast' }];
+    expect(judgeOffline(evidence({ static: perception({ axe: old }) })).defects.filter((d) => d.code === 'poor-contrast').map((x) => x.severity)).toEqual(['major']);
+  });
+});

@@ -349,7 +349,16 @@ export function colour(f: Facts): CheckResult {
   if (!f.rendered || !axe) return { verdict: verdict('9', 'not-assessed', method, axe ? 'the page did not render' : 'axe-core did not run'), defects: [] };
   const c = axe.find((a) => a.id === 'color-contrast');
   const defects: DraftDefect[] = [];
-  if (c && c.nodes >= 3) defects.push({ code: 'poor-contrast', severity: 'major', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast).`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  if (c && c.nodes >= 3) {
+    // weigh what a reader loses: faint secondary text (timestamps, captions) is minor; a fifth of the page's
+    // text, or a text hardly readable at all (below 2:1), is major. Older evidence without texts: major.
+    const total = f.ev.static?.inventory?.visibleTextLength ?? 0;
+    const share = c.chars !== undefined && total > 0 ? c.chars / total : null;
+    const faintest = Math.min(...(c.texts ?? []).map((t) => t.ratio ?? Infinity));
+    const major = share === null || share >= 0.2 || faintest < 2;
+    const what = share === null ? '' : ` — ${c.chars} of ${total} characters of text${Number.isFinite(faintest) ? `, the faintest at ${faintest}:1` : ''}${c.texts?.[0]?.text ? `, e.g. "${c.texts[0].text}"` : ''}`;
+    defects.push({ code: 'poor-contrast', severity: major ? 'major' : 'minor', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast)${what}.`, rubricItem: '9', points: major ? 1 : 0.5, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  }
   const col = f.vpDefault?.colour;
   if (col && col.saturatedShare > 0.45 && col.hueFamilies >= 3) defects.push({ code: 'clashing-colours', severity: 'major', dimension: 'aesthetics', title: 'Clashing saturated colours', detail: `${Math.round(col.saturatedShare * 100)}% of the first screen is strongly saturated, in ${col.hueFamilies} hue families.`, rubricItem: '9', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   const bgs = f.ev.static?.inventory?.style.distinctBackgrounds ?? 0;
