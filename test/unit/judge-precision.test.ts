@@ -80,14 +80,19 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
 
 describe('key-driven games', () => {
   const keys = (px: number) => ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].map((key) => click('', false, { action: { kind: 'hold', key, durationMs: 400 }, effect: { pixelChange: px, targetPixelChange: null, outsidePixelChange: px, domMutations: 0, scrolled: false, screenChanged: false } }));
-  const game = (animatedShare: number, px: number) => {
+  const game = (animatedShare: number, px: number, prompt = 'A snake game steered with the arrow keys') => {
     const ev = evidence({ static: perception({ animatedShare, inventory: inventory({ listenedEvents: ['keydown'] }) }) }, keys(px));
+    ev.task.query.prompt = prompt;
     ev.interaction!.gameLike = true;
     return judgeOffline(ev).defects.map((d) => d.code);
   };
   it('a snake crawling by itself whose key effects hide in its own motion is not "keys do nothing"; a board where nothing moves at all is', () => {
     expect(game(0.002, 0.0019)).toEqual([]);
     expect(game(0, 0)).toEqual(['keys-dead']);
+    expect(game(0, 0, '做一个贪吃蛇游戏')).toEqual(['keys-dead']);
+  });
+  it('a calculator that listens for digit keys is not "keys do nothing" because arrows, WASD and Space did nothing', () => {
+    expect(game(0, 0, 'Make a simple calculator web page with the four basic operations.')).toEqual([]);
   });
 });
 

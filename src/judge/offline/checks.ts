@@ -342,6 +342,12 @@ export function regularity(f: Facts): CheckResult {
   return { verdict: verdict('8', defects.length ? 'fail' : 'pass', method, `${Math.round(alignedShare * 100)}% of ${boxes} boxes aligned; ${spacingValues.length} spacing values; ${sizes.length} font sizes`), defects };
 }
 
+/**
+ * Words by which a brief or a page claims keyboard play (English and Cookie-Bench's 8 languages): games,
+ * arrow keys, WASD, the space bar, the keyboard.
+ */
+const KEY_CLAIM = /\b(arrow|wasd|keyboard|space ?bar|game|juego|jeu|spiel|gioco|jogo|teclado|clavier|tastatur|tastiera|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|клавиш|стрелк|ゲーム|キーボード|矢印|游戏|遊戲|键盘|鍵盤|方向键|게임|키보드|방향키/i;
+
 /** Item 9, colour harmony and contrast: axe-core color-contrast results. */
 export function colour(f: Facts): CheckResult {
   const method = 'axe-core color-contrast rule (WCAG 2.x AA)';
@@ -652,7 +658,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const still = (f.ev.static?.animatedShare ?? 0) < 0.005 && keys.every((s) => s.effect!.pixelChange < 0.0005);
     // only a page that listens for keys claims keyboard control (an autonomous canvas animation does not)
     const listens = !!f.ev.static?.inventory?.listenedEvents.some((e) => /^key/.test(e));
-    if (keys.length >= 4 && still && listens && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
+    // and only a game or a brief/page that speaks of keys claims the keys tried (arrows, WASD, Space, Enter):
+    // a calculator that listens for digit keys is not broken because the arrows do nothing
+    const claimsKeys = (f.ev.static?.inventory?.canvases ?? []).some((c) => c.areaShare >= 0.3) || KEY_CLAIM.test(`${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`);
+    if (keys.length >= 4 && still && listens && claimsKeys && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
       d13.push({ code: 'keys-dead', severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
     }
   }
