@@ -230,6 +230,8 @@ describe('contrast weighs what a reader loses (issue 11: size the deduction by t
   it('the body text failing (a fifth of the page or more), or text below 2:1, is major; older evidence without texts stays major', () => {
     expect(contrast([1, 2, 3].map(() => ({ text: 'A long paragraph of body copy', chars: 60, ratio: 3.9 }))).map((x) => x.severity)).toEqual(['major']);
     expect(contrast([1, 2, 3].map(() => ({ text: 'Save', chars: 4, ratio: 1.4 }))).map((x) => x.severity)).toEqual(['major']);
+    // near misses (4.46:1 against 4.5:1) are not a loss a reader sees: they do not count toward the share
+    expect(contrast([1, 2, 3].map(() => ({ text: 'A long paragraph of body copy', chars: 60, ratio: 4.46 }))).map((x) => x.severity)).toEqual(['minor']);
     const old = [{ id: 'color-contrast', impact: 'serious', nodes: 3, help: 'contrast' }];
     expect(judgeOffline(evidence({ static: perception({ axe: old }) })).defects.filter((d) => d.code === 'poor-contrast').map((x) => x.severity)).toEqual(['major']);
   });

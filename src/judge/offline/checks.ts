@@ -357,9 +357,11 @@ export function colour(f: Facts): CheckResult {
   const defects: DraftDefect[] = [];
   if (c && c.nodes >= 3) {
     // weigh what a reader loses: faint secondary text (timestamps, captions) is minor; a fifth of the page's
-    // text, or a text hardly readable at all (below 2:1), is major. Older evidence without texts: major.
+    // text failing by a visible margin (below 4:1 — a near miss such as 4.46:1 against 4.5:1 is not seen), or
+    // a text hardly readable at all (below 2:1), is major. Older evidence without texts: major.
     const total = f.ev.static?.inventory?.visibleTextLength ?? 0;
-    const share = c.chars !== undefined && total > 0 ? c.chars / total : null;
+    const seen = c.texts?.filter((t) => t.ratio === null || t.ratio < 4);
+    const share = seen && total > 0 ? Math.min(c.chars ?? Infinity, seen.reduce((a, t) => a + t.chars, 0)) / total : null;
     const faintest = Math.min(...(c.texts ?? []).map((t) => t.ratio ?? Infinity));
     const major = share === null || share >= 0.2 || faintest < 2;
     const what = share === null ? '' : ` — ${c.chars} of ${total} characters of text${Number.isFinite(faintest) ? `, the faintest at ${faintest}:1` : ''}${c.texts?.[0]?.text ? `, e.g. "${c.texts[0].text}"` : ''}`;
