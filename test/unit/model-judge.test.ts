@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelJudgeOptions } from '../../src/judge/model/judge.js';
 import { judgeModel } from '../../src/judge/model/judge.js';
 import { extractJson } from '../../src/judge/model/json-reply.js';
-import { click, evidence } from '../fixtures/evidence.js';
-import { startFakeLlm, type Reply, type SeenRequest } from '../fixtures/fake-llm.js';
-import { tmpDir } from '../helpers.js';
+import { evidence, evidenceDir, judgedSteps as steps } from '../fixtures/evidence.js';
+import { judgeStageOf as stageOf, startFakeLlm, type Reply, type SeenRequest } from '../fixtures/fake-llm.js';
 
 // No model is reachable from our machines: the judge talks to a local server speaking the OpenAI
 // chat-completions wire format, whose replies are scripted per stage.
@@ -20,24 +16,12 @@ afterEach(async () => {
 const chat = (content: string, usage = { prompt_tokens: 1000, completion_tokens: 100 }): Reply => ({
   body: { id: 'x', object: 'chat.completion', created: 0, model: 'judge-model', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }], usage: { ...usage, total_tokens: 0 } },
 });
-const stageOf = (req: SeenRequest) => {
-  const sys = JSON.stringify((req.body.messages as { content: unknown }[])[0]);
-  return sys.includes('This is Stage 3a') ? 'problems' : sys.includes('This is Stage 3b') ? 'adjust' : sys.includes('This is Stage 1') ? 'static' : 'reactive';
-};
 const staticJson = (f: number, a: number) => JSON.stringify({
   functionality: { score: f, baseline: 'core works', bonuses: [], deductions: [{ points: 1, reason: 'Export button has no handler in the source', issue: 'S1' }], reasoning: '' },
   aesthetics: { score: a, baseline: 'clean (5)', bonuses: ['colour system'], deductions: [], reasoning: '' },
   issues: [{ id: 'S1', dimension: 'functionality', severity: 'major', description: 'Export button has no handler' }],
 });
 
-function evidenceDir(): string {
-  const dir = tmpDir('cookie-judge-');
-  fs.mkdirSync(path.join(dir, 'screenshots'));
-  const png = PNG.sync.write(Object.assign(new PNG({ width: 40, height: 30 }), {}));
-  for (const f of ['viewport-375.png', 'viewport-768.png', 'viewport-1280.png', 'step-0-after.png', 'step-1-after.png', 'step-2-after.png']) fs.writeFileSync(path.join(dir, 'screenshots', f), png);
-  return dir;
-}
-const steps = () => [click('Add', true, { screenshotAfter: 'screenshots/step-0-after.png' }), click('Export', false, { screenshotAfter: 'screenshots/step-1-after.png' }), click('Sort', false, { outcome: 'failed', effect: null, screenshotAfter: 'screenshots/step-2-after.png' })];
 const opts = (url: string, over: Partial<ModelJudgeOptions> = {}): ModelJudgeOptions => ({
   model: { provider: 'openai', model: 'judge-model', baseURL: `${url}/v1`, apiKey: 'k', temperature: 0, maxTokens: 500, timeoutMs: 5000, retries: 2, backoffMs: 1 },
   pricing: { 'judge-model': { input: 1, output: 4 } },

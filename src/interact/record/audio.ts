@@ -26,9 +26,9 @@ export class AudioRecorder {
 
   /**
    * Stop, save `audio.webm` into `dir` and describe it.
-   * @param video the video recorder, to align the audio's start with the video
+   * @param video the video recorder (only its `offsetAt`), to align the audio's start with the video
    */
-  async stop(dir: string, video: VideoRecorder | null): Promise<AudioEvidence> {
+  async stop(dir: string, video: Pick<VideoRecorder, 'offsetAt'> | null): Promise<AudioEvidence> {
     let raw: { base64: string; bytes: number } | null = null;
     let state: { sources: number } | null = null;
     try {

@@ -1,0 +1,285 @@
+import type { Page } from 'playwright';
+import { evalIn, isResponsive, type EventLog } from '../browser/session.js';
+import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
+import type { CoverInfo, Readings, StepCheck, StepEffect, TraceStep } from '../types.js';
+import { errorMessage, sleep, timebox } from '../util/timebox.js';
+import { performAction } from './act.js';
+import type { Decision, ObservedElement } from './agent.js';
+import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, changedLines, type EmptyState } from './effect.js';
+import type { HumanInput } from './input.js';
+import { measureAfter, withMeasurement } from './measure-after.js';
+import { captureKeyframe, countersOnly, keyframeFile, NO_CAPTURE, type Box, type Capture } from './record/keyframe.js';
+import { assembleEffect, compareKeyframes, regionsPerSecond, stillAnimating } from './step-effect.js';
+import { eventsSince, markLog } from './trace-step.js';
+
+/** What the step recorder needs of the interaction's options ({@link InteractOptions}). Times in ms. */
+export interface StepOptions {
+  url: string;
+  origin: string;
+  evidenceDir: string;
+  /** Limit of one action. */
+  stepTimeoutMs: number;
+  /** A page that does not answer within this is recorded as unresponsive. */
+  unresponsiveMs: number;
+  /** Share of the screen that animates by itself (static perception): the noise floor of pixel diffs. */
+  animatedShare: number;
+  /** DOM changes per second while idle (static perception): the noise floor of DOM effects. */
+  idleMutationsPerSec: number;
+  /** The machine's cumulative CPU stall clock, ms, when the browser runs here (frame timings record CPU pressure). */
+  cpuStall?: () => number | null;
+}
+
+/** The app's clock as a step drives it ({@link Recording}): run/pause the app with the video, video position in ms. */
+export interface StepClock {
+  run(): Promise<void>;
+  pause(): Promise<void>;
+  pauseVideo(): void;
+  videoOffset(): number | null;
+}
+
+/**
+ * The step recorder of Stage 2 (paper §4.1, Appendix B.1; METHOD.md §2.3): it carries out one decided
+ * action on the frozen app and records its evidence as a {@link TraceStep}. Idle baseline (a screenshot
+ * only on a page that moves by itself) → the app runs → the pointer travels to the target → freeze,
+ * keyframe "before" (readings for a check) → run → the action with human-like input (time-boxed) → effects
+ * show (450 ms, then until the DOM is quiet, ≤ 1.2 s) → freeze, keyframe "after" → the effect measured
+ * counterfactually against the baseline (with a second look for started/stopped motion), frame timing,
+ * trusted-click delivery, the page's events meanwhile, the video offsets, and a measurement the agent asked
+ * for. A page that stops answering gives outcome `unresponsive`. It keeps one belief across steps: whether
+ * the page moves by itself ({@link pageAnimates}). It documents, never judges.
+ */
+export class StepRecorder {
+  private animating: boolean;
+  /** The static noise floor of pixel diffs (share of the screen, ≤ 0.5). */
+  private readonly noise: number;
+
+  constructor(
+    private readonly page: Page,
+    private readonly log: EventLog,
+    private readonly input: HumanInput,
+    private readonly clock: StepClock,
+    private readonly opts: StepOptions,
+  ) {
+    this.noise = Math.min(0.5, opts.animatedShare);
+    // does the page change on its own (then each step takes an idle baseline first)? From static
+    // perception at the start, then from what each step's running time showed
+    this.animating = opts.animatedShare > 0.001 || opts.idleMutationsPerSec > 0.5;
+  }
+
+  /** Whether the next step takes a screenshot baseline (the page was last seen moving by itself). */
+  get pageAnimates(): boolean {
+    return this.animating;
+  }
+
+  /**
+   * Carry out decision `d` as step `index` (0-based) and record it; the app is frozen before and after.
+   * Sets `log.step` to `index` (the caller clears it). May add the target's box (px) and a note about a
+   * cover to `d.action.target`/`d.reasoning`. Failures of the action are recorded in the step (`failed`,
+   * `timeout`, `unresponsive`).
+   * @param thinkMs how long the agent deliberated, ms
+   * @param observed the elements of the observation the decision was made on (`d.ref` indexes them)
+   * @throws only when the page cannot be frozen or probed at all (the loop treats it as a hang or a harness error)
+   */
+  async record(index: number, d: Decision, thinkMs: number, observed: ObservedElement[]): Promise<TraceStep> {
+    const { page, log, opts, clock } = this;
+    log.step = index;
+    const mark = markLog(log);
+    const name = (s: string) => keyframeFile(index, s);
+    const capture = (file: string | null, ref: number | string) => captureKeyframe(page, opts, file, ref);
+    let outcome: TraceStep['outcome'] = 'ok';
+    let error: string | undefined;
+    let box: Box | null = null;
+    const started = Date.now();
+    const videoStart = clock.videoOffset();
+    let intercepted: CoverInfo | undefined;
+    // idle baseline (only on a page that animates by itself): a look right before the app runs for the
+    // pointer's travel, so what the app does on its own over that time is known — it costs one screenshot
+    const refArg = d.ref ?? 'null';
+    const base0 = this.animating ? await capture(null, refArg) : await countersOnly(page, opts.unresponsiveMs);
+    await clock.run();
+
+    // the pointer travels to the target while the app runs (hover styles settle before the keyframe)
+    try {
+      if (d.ref !== undefined) {
+        const r = await evalIn<{ x: number; y: number; width: number; height: number; cx: number; cy: number; covered: boolean; coveredBy: string | null; cover: CoverInfo | null } | null>(page, `window.__cookieProbe.reveal(${d.ref})`, opts.unresponsiveMs, 'reveal');
+        if (!r) throw new Error('element disappeared before it could be used');
+        box = { x: r.x, y: r.y, width: r.width, height: r.height };
+        if (d.action.target) d.action.target.box = { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+        if (r.covered) d.reasoning += ` (covered by ${r.coveredBy}: a real pointer hits that instead)`;
+        if (r.cover) intercepted = r.cover;
+        const aim = this.input.aim(box);
+        await this.movePointer(aim.x, aim.y);
+        await sleep(300);
+      } else if (d.action.x !== undefined && d.action.y !== undefined && d.action.kind !== 'drag') {
+        await this.movePointer(d.action.x, d.action.y);
+      }
+    } catch (e) {
+      outcome = 'failed';
+      error = errorMessage(e);
+    }
+
+    let before: Capture = NO_CAPTURE;
+    let frames0: FrameSnap | null = null;
+    let framesT0 = 0;
+    let stall0: number | null = null;
+    let readingsBefore: Readings | null = null;
+    let targetActive = false;
+    let actStart = 0;
+    if (outcome === 'ok') {
+      await clock.pause().catch(() => {});
+      before = await capture(name('before'), refArg);
+      if (d.ref !== undefined && d.action.kind === 'click') targetActive = await evalIn<boolean>(page, `window.__cookieProbe.isActive(${d.ref})`, opts.unresponsiveMs, 'active').catch(() => false);
+      if (d.check) readingsBefore = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, [])`, opts.unresponsiveMs, 'readings').catch(() => null);
+      await clock.run().catch(() => {});
+      actStart = Date.now();
+      frames0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null);
+      framesT0 = Date.now();
+      stall0 = opts.cpuStall?.() ?? null;
+      const actMs = (d.action.durationMs ?? 0) + opts.unresponsiveMs + (d.action.value?.length ?? 0) * 250;
+      try {
+        await timebox(performAction(page, this.input, d, opts.unresponsiveMs, opts.origin, opts.url), Math.min(actMs, opts.stepTimeoutMs), d.action.kind);
+      } catch (e) {
+        error = errorMessage(e);
+        outcome = /timed out/.test(error) ? 'timeout' : 'failed';
+      }
+    }
+    const base = { index, action: d.action, reasoning: d.reasoning, thinkMs, startedAt: new Date(started).toISOString() };
+    if (outcome === 'timeout' || !(await isResponsive(page, outcome === 'ok' ? opts.unresponsiveMs : 1500))) {
+      // a busy machine is not a hung app: the last probe gets the full limit
+      if (!(await isResponsive(page, opts.unresponsiveMs))) {
+        clock.pauseVideo();
+        const videoNow = clock.videoOffset();
+        return {
+          ...base,
+          endedAt: new Date().toISOString(),
+          durationMs: Date.now() - started,
+          video: videoStart !== null && videoNow !== null ? { startMs: videoStart, endMs: videoNow } : null,
+          screenshotBefore: before.png ? name('before') : null,
+          screenshotAfter: null,
+          effect: null,
+          ...eventsSince(log, mark),
+          outcome: 'unresponsive',
+          error: `main thread stopped answering after ${d.action.kind}${error ? ` (${error})` : ''}`,
+        };
+      }
+    }
+    // let effects show, then freeze for the "after" keyframe
+    await sleep(450);
+    await this.waitQuiet(1200);
+    const frames1 = frames0 ? await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null) : null;
+    const ended = Date.now();
+    const frameTiming =
+      frames0 && frames1 && ended > framesT0
+        ? frameTimingBetween(frames0, frames1, ended - framesT0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined)
+        : undefined;
+    const clickDelivered = d.action.kind === 'click' && typeof frames0?.clicks === 'number' && typeof frames1?.clicks === 'number' ? frames1.clicks > frames0.clicks : undefined;
+    await clock.pause().catch(() => {});
+    let videoEnd = clock.videoOffset();
+    const after = await capture(name('after'), refArg);
+    const ev = eventsSince(log, mark);
+    let check: StepCheck | undefined;
+    if (d.check) {
+      const known = (readingsBefore?.collections ?? []).map((c) => c.id);
+      const readingsAfter = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null);
+      check = { invariant: d.check.invariant, subject: d.check.subject, ...(d.check.params ? { params: d.check.params } : {}), before: readingsBefore, after: readingsAfter };
+    }
+    let effect: StepEffect | null = null;
+    if (before.img && after.img) {
+      const diff = compareKeyframes(base0, { ...before, img: before.img }, { ...after, img: after.img }, box);
+      const { actionGrid, idleGrid, idleMs, idleMutations, masks } = diff;
+      const external = await evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []);
+      const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
+      const empty = clearLike ? await evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null;
+      const actionMs = Math.max(1, after.at - actStart);
+      const verdict = decideEffect({
+        action: actionGrid,
+        idle: idleGrid,
+        idleMs,
+        actionMs,
+        mutations: diff.domMutations,
+        idleMutations,
+        staticIdleMutations: (opts.idleMutationsPerSec * (ended - started)) / 1000,
+        outsidePixelChange: diff.outsidePixelChange,
+        noise: this.noise,
+        textChanged: before.text && after.text ? changedLines(before.text, after.text) : [],
+        idleTextChanged: base0.text && before.text ? changedLines(base0.text, before.text) : [],
+        scrolled: diff.scrolled,
+        dialogs: ev.dialogs.length,
+        navigations: ev.navigations.length,
+        urlChanged: !!before.snap && !!after.snap && before.snap.url !== after.snap.url,
+        external,
+        targetName: d.action.target?.name ?? null,
+        targetInItem: !!(d.ref !== undefined && observed.find((e) => e.ref === d.ref)?.item),
+        empty,
+        targetActive,
+      });
+      let motion: StepEffect['motion'];
+      let kind = verdict.kind;
+      let why = verdict.why;
+      // nothing else showed on a page that moves by itself: did the action start or stop that motion?
+      if (kind !== 'changed' && idleGrid && countRegions(idleGrid) >= 2 && after.img) {
+        await clock.run().catch(() => {});
+        await sleep(Math.min(600, Math.max(250, idleMs)));
+        await clock.pause().catch(() => {});
+        videoEnd = clock.videoOffset();
+        const later = await capture(null, refArg);
+        if (later.img) {
+          motion = { before: regionsPerSecond(idleGrid, idleMs), after: regionsPerSecond(changedRegions(after.img, later.img, masks), later.at - after.at) };
+          const m = motionChange(motion.before, motion.after);
+          if (m) {
+            kind = 'changed';
+            why = `motion ${m}`;
+          }
+        }
+      }
+      // what this step showed about the page's own motion decides the next step's baseline
+      this.animating = stillAnimating(base0, before, diff) ?? this.animating;
+      effect = assembleEffect(diff, { ...verdict, kind, why }, base0, before, motion, external);
+    }
+    if (d.measure && outcome === 'ok' && !page.isClosed()) {
+      const measured = await measureAfter(page, d.measure, name(d.measure), opts, clock).catch((e) => ({ error: errorMessage(e) }));
+      check = withMeasurement(check, { ...d, measure: d.measure }, measured);
+    }
+    return {
+      ...base,
+      endedAt: new Date(ended).toISOString(),
+      durationMs: ended - started,
+      video: videoStart !== null && videoEnd !== null ? { startMs: videoStart, endMs: videoEnd } : null,
+      screenshotBefore: before.png ? name('before') : null,
+      screenshotAfter: after.png ? name('after') : null,
+      effect,
+      ...(frameTiming ? { frameTiming } : {}),
+      ...(clickDelivered !== undefined ? { clickDelivered } : {}),
+      ...(before.snap?.content && after.snap?.content ? { content: { before: before.snap.content, after: after.snap.content } } : {}),
+      ...ev,
+      outcome,
+      ...(error ? { error } : {}),
+      ...(intercepted ? { intercepted } : {}),
+      ...(check ? { check } : {}),
+    };
+  }
+
+  /**
+   * The human-like pointer travel; on a busy machine its many small moves can outlast the limit, and then
+   * the pointer jumps to the point in one move (the click still lands where a person would click).
+   */
+  private async movePointer(x: number, y: number): Promise<void> {
+    try {
+      await timebox(this.input.moveTo(x, y), this.opts.unresponsiveMs, 'pointer move');
+    } catch {
+      await timebox(this.page.mouse.move(x, y), this.opts.unresponsiveMs * 2, 'pointer move');
+    }
+  }
+
+  /** Wait (≤ `limit` ms, polling every 200 ms) until the probe's mutation counter stops moving or the probe is gone. */
+  private async waitQuiet(limit: number): Promise<void> {
+    const end = Date.now() + limit;
+    let last = -1;
+    while (Date.now() < end) {
+      const s = await evalIn<{ mutations: number } | null>(this.page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', 1500, 'snapshot').catch(() => null);
+      if (!s || s.mutations === last) return;
+      last = s.mutations;
+      await sleep(200);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/browser/session.js';
+import type { Decision, ObservedElement } from '../../src/interact/agent.js';
+import type { HumanInput } from '../../src/interact/input.js';
+import { StepRecorder, type StepClock, type StepOptions } from '../../src/interact/step.js';
+import { fakePage, png } from '../fixtures/fake-page.js';
+import { tmpDir } from '../helpers.js';
+
+// The step recorder against a scripted stand-in page (no browser): the probe's answers, the screenshots and
+// the page's liveness are set per test; the clock logs run/pause and advances the video by 500 ms a pause.
+
+interface AppState {
+  mutations: number;
+  clicks: number;
+  text: string[];
+  shot: [number, number][];
+  hung: boolean;
+}
+
+function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}) {
+  const dir = tmpDir('cookie-step-');
+  fs.mkdirSync(path.join(dir, 'screenshots'));
+  const log = new EventLog();
+  const state: AppState = { mutations: 10, clicks: 0, text: ['Count: 0'], shot: [], hung: false };
+  const act = () => onAct(state, log);
+  const { page, calls } = fakePage({
+    evaluate: (e) => {
+      if (state.hung) return new Promise(() => {});
+      if (e === '1') return 1;
+      if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: 20, textChars: state.text.join('').length } };
+      if (e.startsWith('window.__cookieProbe.textState(')) return state.text;
+      if (e.startsWith('window.__cookieProbe.reveal(')) return { x: 100.4, y: 50.6, width: 80, height: 30, cx: 140, cy: 65, covered: true, coveredBy: 'div.banner', cover: { selector: 'div.banner', tag: 'div', dialog: false, interactive: false, text: 'Sale!', areaShare: 0.2 } };
+      if (e.startsWith('window.__cookieProbe.externalSince(')) return [];
+      if (e.startsWith('window.__cookieProbe.isActive(')) return false;
+      return null;
+    },
+    screenshot: () => png(state.shot),
+    onWait: act,
+  });
+  const input = { aim: (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 }), moveTo: async () => {}, press: async () => act() } as unknown as HumanInput;
+  const events: string[] = [];
+  let offset = 0;
+  const clock: StepClock = {
+    run: async () => void events.push('run'),
+    pause: async () => {
+      events.push('pause');
+      offset += 500;
+    },
+    pauseVideo: () => void events.push('pauseVideo'),
+    videoOffset: () => offset,
+  };
+  const opts: StepOptions = { url: 'http://127.0.0.1:1/', origin: 'http://127.0.0.1:1', evidenceDir: dir, stepTimeoutMs: 5000, unresponsiveMs: 300, animatedShare: 0, idleMutationsPerSec: 0, ...over };
+  return { dir, log, state, calls, events, recorder: new StepRecorder(page, log, input, clock, opts) };
+}
+
+const wait: () => Decision = () => ({ action: { kind: 'wait', durationMs: 0 }, reasoning: 'look' });
+const addButton: ObservedElement = { ref: 2, name: 'Add', tag: 'button', role: 'button', signature: 'button|b|form|Add|', group: 'button|b|form', box: { x: 0, y: 0, width: 1, height: 1 }, inViewport: true, disabled: false };
+const clickAdd = (): Decision => ({ action: { kind: 'click', target: { signature: addButton.signature, name: 'Add', role: 'button', tag: 'button', group: addButton.group, box: addButton.box } }, reasoning: 'add one', ref: 2 });
+
+describe('step recorder: one action and its evidence', () => {
+  it('a step that changes nothing: keyframes written, effect none, video offsets, only its own events, the log stamped', async () => {
+    const r = rig({}, (_s, log) => log.consoleErrors.push({ text: 'during', origin: 'app', atMs: 1, step: log.step }));
+    r.log.consoleErrors.push({ text: 'before the step', origin: 'app', atMs: 0 });
+    const s = await r.recorder.record(7, wait(), 42, []);
+    expect(s).toMatchObject({ index: 7, thinkMs: 42, outcome: 'ok', screenshotBefore: 'screenshots/step-07-before.png', screenshotAfter: 'screenshots/step-07-after.png' });
+    for (const f of [s.screenshotBefore!, s.screenshotAfter!]) expect(fs.existsSync(path.join(r.dir, f))).toBe(true);
+    expect(s.effect).toMatchObject({ kind: 'none', screenChanged: false, pixelChange: 0, baseline: null });
+    expect(s.consoleErrors.map((e) => e.text)).toEqual(['during']);
+    expect(s.consoleErrors[0]!.step).toBe(7);
+    expect(r.log.step).toBe(7);
+    // run for the pointer, pause for "before", run for the action, pause for "after"
+    expect(r.events).toEqual(['run', 'pause', 'run', 'pause']);
+    expect(s.video).toEqual({ startMs: 0, endMs: 1000 });
+    expect(s.durationMs).toBeGreaterThanOrEqual(450);
+    expect(r.calls.filter((c) => c === 'screenshot')).toHaveLength(2); // a still page takes no screenshot baseline
+  });
+
+  it('a click that adds an item: the target box and the cover recorded, the text change is the effect, the click was delivered', async () => {
+    const r = rig({}, (s) => {
+      s.clicks += 1;
+      s.mutations += 5;
+      s.text = ['Count: 1', 'Milk'];
+      s.shot = [[5, 5], [6, 5]];
+    });
+    const d = clickAdd();
+    const s = await r.recorder.record(0, d, 10, [addButton]);
+    expect(s.action.target!.box).toEqual({ x: 100, y: 51, width: 80, height: 30 });
+    expect(s.reasoning).toBe('add one (covered by div.banner: a real pointer hits that instead)');
+    expect(s.intercepted).toMatchObject({ selector: 'div.banner' });
+    expect(s.clickDelivered).toBe(true);
+    expect(s.effect).toMatchObject({ kind: 'changed', why: 'text', screenChanged: true, domMutations: 5, textChanged: 3 }); // 'Count: 0' gone, 'Count: 1' and 'Milk' new
+    expect(s.effect!.outsidePixelChange).toBeGreaterThan(0);
+    expect(s.content).toEqual({ before: { elements: 20, textChars: 8 }, after: { elements: 20, textChars: 12 } });
+  });
+
+  it('a page that stops answering during the action: outcome unresponsive, the video stopped, no "after" keyframe', async () => {
+    const r = rig({}, (s) => {
+      s.hung = true;
+    });
+    const s = await r.recorder.record(3, wait(), 0, []);
+    expect(s).toMatchObject({ outcome: 'unresponsive', error: 'main thread stopped answering after wait', screenshotBefore: 'screenshots/step-03-before.png', screenshotAfter: null, effect: null });
+    expect(r.events.at(-1)).toBe('pauseVideo');
+    expect(s.video).toEqual({ startMs: 0, endMs: 500 });
+  });
+
+  it('a page that animates takes a screenshot baseline first, and learns from a still step that it no longer moves', async () => {
+    const r = rig({ animatedShare: 0.05 });
+    expect(r.recorder.pageAnimates).toBe(true);
+    const s = await r.recorder.record(0, wait(), 0, []);
+    expect(r.calls.filter((c) => c === 'screenshot')).toHaveLength(3);
+    expect(s.effect!.baseline).toMatchObject({ regions: 0, mutations: 0 });
+    expect(r.recorder.pageAnimates).toBe(false);
+  });
+});
