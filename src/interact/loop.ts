@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
-import { isResponsive, type AppSession } from '../browser/session.js';
+import { answers, type AppSession } from '../browser/session.js';
 import type { EndReason, InteractionTrace, TraceStep } from '../types.js';
 import { errorMessage, sleep, timebox } from '../util/timebox.js';
 import type { Agent, Decision, Observation } from './agent.js';
@@ -105,7 +105,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       try {
         obs = await observe(page, agent, { step: i, budget: opts.steps, previous: steps[steps.length - 1] ?? null }, opts.unresponsiveMs);
       } catch {
-        endedBecause = (await isResponsive(page, 1000)) ? 'error' : 'unresponsive';
+        endedBecause = (await answers(page, 1000)) ? 'error' : 'unresponsive';
         if (endedBecause === 'unresponsive') steps.push(unresponsiveStep(i, 'The page stopped answering between steps.'));
         break;
       }
@@ -148,7 +148,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   } catch (e) {
     // a page too busy to be frozen or probed is unresponsive (the app's fault, a hang); anything else is a
     // failure of the harness mid-loop: keep the steps so far, and still wrap up below
-    if (!page.isClosed() && !(await isResponsive(page, 1000).catch(() => false))) {
+    if (!page.isClosed() && !(await answers(page, 1000))) {
       endedBecause = 'unresponsive';
       steps.push(unresponsiveStep(steps.length, `The page stopped answering (${errorMessage(e)}).`));
     } else {
