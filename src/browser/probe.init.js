@@ -644,7 +644,7 @@
       if (!visible(el, cs) || cs.display === 'inline') continue;
       const r = rectOf(el);
       if (r.width < 8 || r.height < 8 || r.right < 0 || r.left > innerWidth) continue;
-      boxes.push({ left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), width: Math.round(r.width) });
+      boxes.push({ left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), bottom: Math.round(r.bottom), width: Math.round(r.width) });
       for (const k of ['marginTop', 'marginBottom', 'paddingTop', 'paddingLeft', 'rowGap', 'columnGap']) {
         const v = Math.round(parseFloat(cs[k]) || 0);
         if (v > 0) spacings.add(v);
@@ -652,7 +652,11 @@
     }
     const near = (a, b) => Math.abs(a - b) <= 2;
     let aligned = 0;
-    for (const b of boxes) if (boxes.some((o) => o !== b && (near(o.left, b.left) || near(o.right, b.right) || near(o.left + o.width / 2, b.left + b.width / 2)))) aligned++;
+    // aligned on either axis: a column line (left, right, centre) or a row line (top, bottom, middle) shared
+    // with another box — the cards of a three-column board share rows, not columns, and are a clean grid
+    const lines = (o, b) => near(o.left, b.left) || near(o.right, b.right) || near(o.left + o.width / 2, b.left + b.width / 2) ||
+      near(o.top, b.top) || near(o.bottom, b.bottom) || near((o.top + o.bottom) / 2, (b.top + b.bottom) / 2);
+    for (const b of boxes) if (boxes.some((o) => o !== b && lines(o, b))) aligned++;
     return { boxes: boxes.length, alignedShare: boxes.length ? Math.round((aligned / boxes.length) * 1000) / 1000 : 1, spacingValues: [...spacings].sort((a, b) => a - b).slice(0, 40) };
   }
 

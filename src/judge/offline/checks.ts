@@ -324,8 +324,8 @@ export function layout(f: Facts): CheckResult {
 }
 
 /**
- * Item 8, interface regularity: edge alignment of content boxes (share whose left, right or centre line
- * matches another box), the spacing scale (distinct margin/padding/gap values) and the type scale
+ * Item 8, interface regularity: edge alignment of content boxes (share whose column line — left, right, centre — or
+ * row line — top, bottom, middle — matches another box), the spacing scale (distinct margin/padding/gap values) and the type scale
  * (distinct font sizes).
  */
 export function regularity(f: Facts): CheckResult {
@@ -335,7 +335,7 @@ export function regularity(f: Facts): CheckResult {
   const { boxes, alignedShare, spacingValues } = inv.layout;
   if (boxes < 8) return { verdict: verdict('8', 'not-assessed', method, `only ${boxes} content boxes: too few to judge alignment`), defects: [] };
   const defects: DraftDefect[] = [];
-  if (alignedShare < 0.5) defects.push({ code: 'misaligned', severity: 'major', dimension: 'aesthetics', title: 'Misaligned elements', detail: `Only ${Math.round(alignedShare * 100)}% of ${boxes} content boxes share a left, right or centre line with another.`, rubricItem: '8', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
+  if (alignedShare < 0.5) defects.push({ code: 'misaligned', severity: 'major', dimension: 'aesthetics', title: 'Misaligned elements', detail: `Only ${Math.round(alignedShare * 100)}% of ${boxes} content boxes share a column line (left, right, centre) or a row line (top, bottom, middle) with another.`, rubricItem: '8', points: 1, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   const sizes = inv.style.fontSizes.filter((x) => x >= 10);
   if (spacingValues.length > 24) defects.push({ code: 'spacing-scale', severity: 'minor', dimension: 'aesthetics', title: 'No consistent spacing scale', detail: `${spacingValues.length} different margin/padding/gap values are in use.`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });
   if (sizes.length > 12) defects.push({ code: 'type-scale', severity: 'minor', dimension: 'aesthetics', title: 'No consistent type scale', detail: `${sizes.length} different font sizes are in use (${sizes.slice(0, 14).join(', ')} px).`, rubricItem: '8', points: 0.5, phase: 'static', evidence: {} });

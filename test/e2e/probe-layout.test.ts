@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/browser/launch.js';
 import { evalIn, openAppSession, type AppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
-import { tmpDir } from '../helpers.js';
+import { ROOT, tmpDir } from '../helpers.js';
 
 // The in-page probe's notion of "visible", which every layout check relies on: text a user cannot see must
 // not be reported as overlapping or clipped (issue 11: layout checks ignore what is not rendered).
@@ -18,6 +18,12 @@ ${broken ? '.q2{margin-top:-70px}' : ''}</style></head><body><main><h1>Frequentl
 <details><summary>Do you ship internationally?</summary><p>We ship to over 40 countries; duties are calculated at checkout.</p></details>
 </main></body></html>`;
 
+// a three-column board written by an LLM for a new user's trial: cards share rows across columns, not columns
+const KANBAN = path.join(ROOT, 'test/precision/pages/kanban-board.html');
+// labels and buttons thrown at unrelated positions: no two share a column or a row line
+const SCATTERED = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Notes</title><style>body{margin:0;font-family:system-ui}
+.x{position:absolute;padding:6px 10px;background:#eef}</style></head><body>${Array.from({ length: 12 }, (_, i) => `<div class="x" style="left:${(i * 97) % 1100 + i * 3}px;top:${(i * 61) % 700 + i * 7}px;width:${60 + i * 9}px">Note ${i + 1}</div>`).join('')}</body></html>`;
+
 let browser: Browser;
 let server: StaticServer;
 const sessions: AppSession[] = [];
@@ -26,6 +32,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'closed.html'), FAQ(false));
   fs.writeFileSync(path.join(dir, 'open.html'), FAQ(true));
   fs.writeFileSync(path.join(dir, 'overlap.html'), FAQ(true, true));
+  fs.copyFileSync(KANBAN, path.join(dir, 'kanban.html'));
+  fs.writeFileSync(path.join(dir, 'scattered.html'), SCATTERED);
   server = await startStaticServer(dir);
   browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
 });
@@ -35,14 +43,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function problems(file: string): Promise<{ kind: string; selector: string; text: string }[]> {
-  const s = await openAppSession(browser, server.origin, { viewport: { width: 375, height: 812 } });
+async function inPage<T>(file: string, expression: string, width = 375): Promise<T> {
+  const s = await openAppSession(browser, server.origin, { viewport: { width, height: 812 } });
   sessions.push(s);
   await s.page.goto(`${server.origin}/${file}`);
-  return evalIn(s.page, 'window.__cookieProbe.textProblems()', 10_000);
+  return evalIn<T>(s.page, expression, 10_000);
 }
+const problems = (file: string) => inPage<{ kind: string; selector: string; text: string }[]>(file, 'window.__cookieProbe.textProblems()');
 
-describe('probe visibility', () => {
+describe('probe: visibility and layout', () => {
   it('the answers inside closed <details> are not rendered: no overlap with the next question at 375 px', async () => {
     expect(await problems('closed.html')).toEqual([]);
   });
@@ -50,5 +59,14 @@ describe('probe visibility', () => {
     expect(await problems('open.html')).toEqual([]);
     const found = await problems('overlap.html');
     expect(found.some((p) => p.kind === 'overlap' && /Orders ship/.test(p.text))).toBe(true);
+  });
+  it('alignment counts row lines as well as column lines: a three-column board is aligned, labels strewn at random are not', async () => {
+    const layout = (file: string) => inPage<{ layout: { boxes: number; alignedShare: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.layout);
+    const board = await layout('kanban.html');
+    expect(board.boxes).toBeGreaterThanOrEqual(8);
+    expect(board.alignedShare).toBeGreaterThanOrEqual(0.9);
+    const strewn = await layout('scattered.html');
+    expect(strewn.boxes).toBeGreaterThanOrEqual(8);
+    expect(strewn.alignedShare).toBeLessThan(0.5);
   });
 });
