@@ -558,7 +558,8 @@ export type InvariantName =
   | 'paste-bypass'
   | 'resize-keeps'
   | 'layout-after-toggle'
-  | 'dpr-sharp';
+  | 'dpr-sharp'
+  | 'move';
 
 /**
  * Typed evidence of one check a step serves: which invariant, on what, the parameters fixed before acting

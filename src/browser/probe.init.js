@@ -735,6 +735,30 @@
     lines.push('⟨title⟩ ' + document.title, '⟨hash⟩ ' + location.hash);
     return lines;
   }
+  /**
+   * A drag-and-drop a careful tester would try (issue 11 point 3): the first visible element the page made
+   * draggable (draggable=true, not a plain image or link) and a visible drop zone (an element with its own
+   * drop or dragover listener) that does not hold it. Points are viewport px (centres); null when the page has
+   * no such pair.
+   */
+  function dragPlan() {
+    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    let source = null;
+    const zones = [];
+    for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
+      const el = all[i];
+      const ls = state.listeners.get(el);
+      if (!source && el.getAttribute('draggable') === 'true' && visible(el) && text(el, 2)) source = el;
+      if ((ls && (ls.has('drop') || ls.has('dragover'))) || el.ondrop || el.getAttribute('ondrop')) if (visible(el)) zones.push(el);
+    }
+    if (!source) return null;
+    const zone = zones.find((z) => !z.contains(source) && !source.contains(z));
+    if (!zone) return null;
+    const a = rectOf(source), b = rectOf(zone);
+    const to = { x: Math.round(b.left + b.width / 2), y: Math.round(Math.min(b.bottom - 12, Math.max(b.top + 12, b.top + b.height / 2))) };
+    if (to.x < 0 || to.y < 0 || to.x > innerWidth || to.y > innerHeight) return null;
+    return { from: { x: Math.round(a.left + a.width / 2), y: Math.round(a.top + a.height / 2) }, to, text: text(source, 60), zone: cssPath(zone) };
+  }
   /** The page's lists for an agent's observation: each collection's path and its items' texts. */
   function lists() {
     return collections([]).map((c) => ({ id: c.id, items: c.items.map((i) => i.text) }));
@@ -826,7 +850,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, lists, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, lists, dragPlan, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

@@ -29,6 +29,20 @@ export interface Observation {
    * (`wantsLists`): the offline explorer takes search words from items that hold no control.
    */
   lists?: { id: string; items: string[] }[];
+  /**
+   * A drag-and-drop the page offers (for agents with `wantsLists`): from the centre of the first element the
+   * page made draggable to the centre of a drop zone that does not hold it (viewport px), the dragged
+   * element's text and the zone's CSS path. Absent when the page has none.
+   */
+  dragPlan?: DragPlan;
+}
+
+/** A drag from a draggable element to a drop zone, as the probe found it (see `Observation.dragPlan`). */
+export interface DragPlan {
+  from: { x: number; y: number };
+  to: { x: number; y: number };
+  text: string;
+  zone: string;
 }
 
 /** The agent's choice: one action (with the element it targets, by ref) or finish. */

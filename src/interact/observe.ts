@@ -1,7 +1,7 @@
 import type { Page } from 'playwright';
 import { evalIn } from '../browser/session.js';
 import type { TraceStep } from '../types.js';
-import type { Agent, Observation, ObservedElement } from './agent.js';
+import type { Agent, DragPlan, Observation, ObservedElement } from './agent.js';
 
 /** Viewport assumed when the page reports none, CSS px. */
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -9,7 +9,7 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 /**
  * The observation of one step (paper §4.1 "observe"; METHOD.md §2.3), taken while the app is frozen: the
  * visible interactive elements (the in-page probe's scan, numbered by `ref`), a viewport PNG for agents that
- * look (`wantsScreenshot`), the page's lists for agents that ask (`wantsLists`), the URL, the viewport
+ * look (`wantsScreenshot`), the page's lists and a drag-and-drop it offers for agents that ask (`wantsLists`), the URL, the viewport
  * (px) and the previous step. A screenshot that fails is null and lists that fail are left out: the agent
  * still gets the elements. Each page call is time-boxed by `unresponsiveMs`.
  * @param at the step (0-based), the step budget and the previous step, if any
@@ -24,7 +24,8 @@ export async function observe(
   const elements = await scanElements(page, unresponsiveMs);
   const screenshot = agent.wantsScreenshot ? await page.screenshot({ timeout: unresponsiveMs, caret: 'initial' }).catch(() => null) : null;
   const lists = agent.wantsLists ? await evalIn<{ id: string; items: string[] }[]>(page, 'window.__cookieProbe ? window.__cookieProbe.lists() : []', unresponsiveMs, 'lists').catch(() => undefined) : undefined;
-  return { step: at.step, budget: at.budget, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { ...DEFAULT_VIEWPORT }, previous: at.previous, ...(lists ? { lists } : {}) };
+  const dragPlan = agent.wantsLists ? await evalIn<DragPlan | null>(page, 'window.__cookieProbe ? window.__cookieProbe.dragPlan() : null', unresponsiveMs, 'drag plan').catch(() => null) : null;
+  return { step: at.step, budget: at.budget, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { ...DEFAULT_VIEWPORT }, previous: at.previous, ...(lists ? { lists } : {}), ...(dragPlan ? { dragPlan } : {}) };
 }
 
 /** The probe's scan of the visible interactive elements (none without the probe). @throws on time-out or a page error */

@@ -3,6 +3,7 @@ import type { Observation, ObservedElement } from '../../src/interact/agent.js';
 import { OfflineExplorer } from '../../src/interact/agents/explorer.js';
 import { CalculatorHeuristic } from '../../src/interact/agents/heuristics/calculator.js';
 import { MIXED_VALUE, PasteHeuristic } from '../../src/interact/agents/heuristics/fields.js';
+import { DragDropHeuristic } from '../../src/interact/agents/heuristics/drag-drop.js';
 import { ADD_VALUE, ListFlowHeuristic, pickDelete } from '../../src/interact/agents/heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from '../../src/interact/agents/heuristics/second-look.js';
 import { queryFrom, SearchFilterHeuristic, SortHeuristic } from '../../src/interact/agents/heuristics/sort-filter.js';
@@ -78,6 +79,15 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     const d = new SearchFilterHeuristic().next({ ...obs([field]), lists });
     expect(d).toMatchObject({ action: { kind: 'fill', value: 'Invisible' }, check: { invariant: 'filter', params: { query: 'Invisible' } } });
     expect(new SearchFilterHeuristic().next(obs([field]))).toBeNull(); // no list at all: no query with a known answer
+  });
+
+  it('drag and drop: drags the draggable card onto the drop zone once, checking that it moves; nothing without a plan', () => {
+    const h = new DragDropHeuristic();
+    const plan = { from: { x: 200, y: 150 }, to: { x: 640, y: 300 }, text: 'Design landing page ✕', zone: 'main > section:nth-child(2)' };
+    const d = h.next({ ...obs([]), dragPlan: plan });
+    expect(d).toMatchObject({ action: { kind: 'drag', x: 200, y: 150, toX: 640, toY: 300 }, check: { invariant: 'move', params: { value: 'Design landing page ✕' } } });
+    expect(h.next({ ...obs([]), dragPlan: plan })).toBeNull();
+    expect(new DragDropHeuristic().next(obs([]))).toBeNull();
   });
 
   it('paste: types, then pastes the same invalid value into a digits-only field', () => {

@@ -199,3 +199,25 @@ describe('careful-tester checks', () => {
     expect(run(click('Start', false, { intercepted: { ...cover, tag: 'canvas' }, effect: drift, content }))).toEqual([]);
   });
 });
+
+describe('invariant: move (drag and drop takes the card out of its list)', () => {
+  const todo = ['Design landing page ✕', 'Write API docs ✕'];
+  const board = (cols: string[][], text?: string): Readings => ({ collections: cols.map((items, i) => ({ id: `#col${i}`, items: items.map((t) => ({ text: t, done: false })) })), numbers: [], field: null, item: null, text: text ?? cols.flat().join('\n') });
+  const drag = (after: Readings, prompt = 'A kanban board with drag and drop between columns.') => {
+    const s: TraceStep = { ...step('', { invariant: 'move', subject: 'Design landing page ✕', params: { value: 'Design landing page ✕' }, before: board([todo, ['Set up CI ✕', 'Deploy ✕']]), after }), action: { kind: 'drag', x: 200, y: 150, toX: 640, toY: 300 } };
+    const ev = evidence({}, [s]);
+    return { f: invariantFindings(ev)[0]!, d: judgeOffline({ ...ev, task: { ...ev.task, query: { ...ev.task.query, prompt } } }).defects.filter((x) => x.code === 'invariant-move') };
+  };
+  it('a card dropped on another column that stays where it was, with no list changed, is a defect — critical when the brief asks for drag and drop (any language)', () => {
+    const stuck = board([todo, ['Set up CI ✕', 'Deploy ✕']]);
+    expect(drag(stuck).f).toMatchObject({ status: 'violated' });
+    expect(drag(stuck).d.map((d) => d.severity)).toEqual(['critical']);
+    expect(drag(stuck, '做一个看板，可以拖拽卡片到其他列').d.map((d) => d.severity)).toEqual(['critical']);
+    expect(drag(stuck, 'A board of my tasks.').d.map((d) => d.severity)).toEqual(['major']);
+  });
+  it('the card in another column passes; a reorder inside its list or a card gone from the page is not assessed', () => {
+    expect(drag(board([['Write API docs ✕'], ['Set up CI ✕', 'Deploy ✕', 'Design landing page ✕']])).f.status).toBe('pass');
+    expect(drag(board([['Write API docs ✕', 'Design landing page ✕'], ['Set up CI ✕', 'Deploy ✕']])).f.status).toBe('not-assessed');
+    expect(drag(board([['Write API docs ✕'], ['Set up CI ✕', 'Deploy ✕']])).f.status).toBe('not-assessed');
+  });
+});

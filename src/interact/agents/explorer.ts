@@ -3,6 +3,7 @@ import type { Agent, Decision, Observation, ObservedElement } from '../agent.js'
 import { valueFor } from '../values.js';
 import { CalculatorHeuristic } from './heuristics/calculator.js';
 import { PasteHeuristic } from './heuristics/fields.js';
+import { DragDropHeuristic } from './heuristics/drag-drop.js';
 import { ListFlowHeuristic } from './heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from './heuristics/second-look.js';
 import { SearchFilterHeuristic, SortHeuristic } from './heuristics/sort-filter.js';
@@ -112,6 +113,7 @@ export class OfflineExplorer implements Agent {
       ...(this.gameLike ? [] : [this.dpr]),
       new CalculatorHeuristic(),
       new ListFlowHeuristic(),
+      new DragDropHeuristic(),
       new SortHeuristic(),
       new SearchFilterHeuristic(),
       new PasteHeuristic(),

@@ -34,6 +34,7 @@ const CONCEPTS: Concept[] = [
   { id: 'next', terms: ['next', 'previous', 'suivant', 'précédent', 'siguiente', 'anterior', 'próximo', 'weiter', 'zurück', '下一', '上一', '次へ', '前へ', '다음', '이전'] },
   { id: 'increment', terms: ['increment', 'count up', 'plus one', 'incrémenter', 'incrementar', 'erhöhen', '加一', '加1', 'インクリメント', '증가'], controlOnly: ['+1', '＋1'] },
   { id: 'decrement', terms: ['decrement', 'count down', 'minus one', 'décrémenter', 'decrementar', 'verringern', '减一', '减1', 'デクリメント', '감소'], controlOnly: ['-1', '−1', '－1'] },
+  { id: 'drag', terms: ['drag', 'drag and drop', 'drag & drop', 'glisser', 'glisser-déposer', 'arrastrar', 'arrastar', 'ziehen', '拖拽', '拖动', '拖放', 'ドラッグ', '드래그'] },
   { id: 'flip', terms: ['flip', 'retourner', 'voltear', 'virar', 'umdrehen', '翻转', '翻面', 'めくる', '뒤집'] },
   { id: 'toggle-theme', terms: ['dark mode', 'theme', 'mode sombre', 'thème', 'modo oscuro', 'tema', 'modo escuro', 'dunkelmodus', 'design', '深色', '暗色', '主题', 'ダークモード', 'テーマ', '다크 모드', '테마'] },
 ];
@@ -101,6 +102,13 @@ export interface FeatureTally {
  */
 export function tallyFeatures(features: BriefFeature[], steps: TraceStep[], controls: { signature: string; name: string; role: string }[], failingSignatures: Set<string>): FeatureTally[] {
   return features.map((f) => {
+    // dragging has no control of its own: the drag steps serve it
+    if (f.id === 'drag') {
+      const drags = steps.filter((s) => s.action.kind === 'drag' && s.check?.invariant === 'move' && s.outcome === 'ok');
+      if (!drags.length) return { feature: f.id, status: 'not-found' as const };
+      const moved = drags.find((s) => s.effect?.screenChanged);
+      return { feature: f.id, status: moved ? ('working' as const) : ('untested' as const), control: `drag "${(moved ?? drags[0]!).check!.subject}"` };
+    }
     const named = controls.filter((c) => conceptOfControl(c.name) === f.id);
     // the control that performs the action (a button), not the field that feeds it ("New task" textbox)
     const acting = named.filter((c) => c.role !== 'textbox' && c.role !== 'combobox' && c.role !== 'searchbox');

@@ -387,6 +387,38 @@ export function intercepted(steps: TraceStep[]): InvariantFinding[] {
   return out;
 }
 
+/** Letters and digits of a text, lower case, single-spaced: a card's words without its ✕ or drag handle. */
+const words = (t: string) => norm(t).replace(/[^\p{L}\p{N} ]/gu, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * Drag and drop moves (issue 18, after issue 11's drag-and-drop sequence): the dragged element leaves the
+ * list it was in and is still on the page. Still in its list with no list changed at all: the drop did
+ * nothing (violated). Not found in a list before, gone from the page after, or a list changed while it stayed
+ * (a reorder inside its own list): not assessed.
+ */
+export const move: Judge = (s) => {
+  const c = s.check!;
+  const v = words(String(c.params?.value ?? ''));
+  if (v.length < 2 || !c.before || !c.after) return [na('move', s, 'no readings')];
+  const holds = (k: CollectionReading) => k.items.some((i) => {
+    const w = words(i.text);
+    return w.length >= 2 && (w === v || w.includes(v) || v.includes(w));
+  });
+  const from = c.before.collections.find(holds);
+  if (!from) return [na('move', s, `"${c.subject}" is not an item of a list before the drag`)];
+  const stayed = collection(c.after, from.id);
+  if (stayed && holds(stayed)) {
+    const changed = c.after.collections.some((a) => {
+      const b = collection(c.before, a.id);
+      return !b || a.items.map((i) => i.text).join('\n') !== b.items.map((i) => i.text).join('\n');
+    });
+    if (changed) return [na('move', s, `"${c.subject}" stayed in its list while a list changed (a reorder?)`)];
+    return [bad('move', s, `"${c.subject}" stayed in ${from.id}`, defect('invariant-move', 'Drag and drop does nothing', `"${c.subject}" was dragged onto a drop zone the page declares (it listens for drop); afterwards it is still in its list (${from.id}) and no list changed.`, s, c.subject))];
+  }
+  if (!words(c.after.text ?? '').includes(v)) return [na('move', s, `"${c.subject}" is not on the page after the drop`)];
+  return [ok('move', s, `"${c.subject}" left ${from.id} and is still on the page`)];
+};
+
 const JUDGES: Record<string, Judge[]> = {
   identity: [identity, totals],
   add: [add, totals],
@@ -399,6 +431,7 @@ const JUDGES: Record<string, Judge[]> = {
   'resize-keeps': [resizeKeeps],
   'layout-after-toggle': [layoutAfterToggle],
   'dpr-sharp': [dprSharp],
+  move: [move],
 };
 
 /** All findings of the invariant oracles on a trace, in step order. */
@@ -424,6 +457,7 @@ const INVARIANT_CONCEPTS: Record<string, string[]> = {
   filter: ['filter', 'search'],
   'filter-state': ['filter'],
   calc: ['calculate'],
+  move: ['drag'],
 };
 
 /**
