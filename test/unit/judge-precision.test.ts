@@ -91,6 +91,14 @@ describe('key-driven games', () => {
     expect(game(0, 0)).toEqual(['keys-dead']);
     expect(game(0, 0, '做一个贪吃蛇游戏')).toEqual(['keys-dead']);
   });
+  it('a game that moved by itself after Start and is still when the keys come (game over) is not "keys do nothing"', () => {
+    const start = click('Start Game', true);
+    const focus = click('', false, { effect: { pixelChange: 0.01, targetPixelChange: null, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none', baseline: { ms: 900, regions: 24, mutations: 0, textLines: 0 } } });
+    const ev = evidence({ static: perception({ animatedShare: 0, inventory: inventory({ listenedEvents: ['keydown'] }) }) }, [start, focus, ...keys(0)]);
+    ev.task.query.prompt = 'A snake game steered with the arrow keys';
+    ev.interaction!.gameLike = true;
+    expect(judgeOffline(ev).defects.map((d) => d.code)).not.toContain('keys-dead');
+  });
   it('a calculator that listens for digit keys is not "keys do nothing" because arrows, WASD and Space did nothing', () => {
     expect(game(0, 0, 'Make a simple calculator web page with the four basic operations.')).toEqual([]);
   });

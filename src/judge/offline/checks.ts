@@ -663,7 +663,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     // and only a game or a brief/page that speaks of keys claims the keys tried (arrows, WASD, Space, Enter):
     // a calculator that listens for digit keys is not broken because the arrows do nothing
     const claimsKeys = (f.ev.static?.inventory?.canvases ?? []).some((c) => c.areaShare >= 0.3) || KEY_CLAIM.test(`${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`);
-    if (keys.length >= 4 && still && listens && claimsKeys && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
+    // and a game that was moving by itself earlier in the trace and is still now has stopped on its own (a
+    // snake that hit the wall while the tester focused the board): its game-over screen ignores keys by design
+    const movedBefore = keys.length > 0 && steps.some((s) => s.index < keys[0]!.index && !!s.effect?.baseline && (s.effect.baseline.regions > 0 || s.effect.baseline.mutations > 0));
+    if (keys.length >= 4 && still && listens && claimsKeys && !movedBefore && !libMissing && keys.every((s) => !s.effect!.screenChanged)) {
       d13.push({ code: 'keys-dead', severity: 'major', dimension: 'functionality', title: 'Keys do nothing', detail: `${keys.length} key presses/holds (${keys.map((s) => s.action.key).join(', ')}) changed nothing on a still screen.`, rubricItem: '13', points: 1, phase: 'interaction', evidence: { step: keys[keys.length - 1]!.index, screenshot: keys[keys.length - 1]!.screenshotAfter ?? undefined } });
     }
   }
