@@ -67,3 +67,14 @@ describe('offline explorer', () => {
     expect(seq[restart + 1]).toBe('Space');
   });
 });
+
+describe('offline explorer report', () => {
+  it('a silent button is an issue found; typing into a field (its only effect is its own value) is not', () => {
+    const ex = new OfflineExplorer('http://127.0.0.1:1', inventory(), 600);
+    const target = (name: string, role: string) => ({ signature: `${role}|x|div|${name}|`, name, role, tag: role === 'textbox' ? 'input' : 'button', group: `${role}|x|div` });
+    const fill: TraceStep = { ...result(false), index: 0, action: { kind: 'fill', value: 'Water the ferns', target: target('New task', 'textbox') } };
+    const silent: TraceStep = { ...result(false), index: 1, action: { kind: 'click', target: target('Archive', 'button') } };
+    const r = ex.report([fill, silent], [], []);
+    expect(r.issuesFound.map((i) => i.feature)).toEqual(['Archive']);
+  });
+});

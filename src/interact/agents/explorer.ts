@@ -275,7 +275,8 @@ export class OfflineExplorer implements Agent {
       const name = s.action.target?.name || s.action.key || s.action.kind;
       if (s.outcome === 'unresponsive') issues.push({ feature: name, action: label(s), expected: 'the page keeps responding', actual: 'the main thread stopped answering' });
       for (const e of s.pageErrors) if (!seen.has(e.text)) (seen.add(e.text), issues.push({ feature: name, action: label(s), expected: 'no error', actual: e.text.slice(0, 200) }));
-      if (s.outcome === 'ok' && s.effect && !s.effect.screenChanged && s.action.target && !seen.has(`none|${name}`)) {
+      // typing into a field changes the field itself (not measured as an effect): it is not a silent control
+      if (s.outcome === 'ok' && s.effect && !s.effect.screenChanged && s.action.target && s.action.kind !== 'fill' && !seen.has(`none|${name}`)) {
         seen.add(`none|${name}`);
         issues.push({ feature: name, action: label(s), expected: 'a visible response', actual: 'nothing visible changed' });
       }
