@@ -163,6 +163,10 @@ describe('frame rate: the machine is measured, the app blamed only beyond it', (
     expect(busy(0.9).rubric.find((r) => r.id === '11')!.reason).toMatch(/other work held this machine's CPUs .* 90%/);
     expect(busy(0.1).defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
   });
+  it('a page whose own code holds each frame for over a second stutters even on a contended machine (its work, discounted for the contention, is still ≥ 100 ms a frame)', () => {
+    const heavy = judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 1, longFrames: 4, longFrameMs: 5803, longFrameWorkMs: 5788, cpuPressure: 0.82, windowMs: 6827 }, machineFrameRate: { fps: 55, windowMs: 600 } }) }));
+    expect(heavy.defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
+  });
 });
 
 describe('layout sized by what a user loses', () => {

@@ -444,7 +444,9 @@ export const STATE_MESSAGE =
  * main thread did: when the slow windows' long frames hold little of the page's work (scripts, style and
  * layout under 40% of the window), frames waited for software raster or for a CPU other processes held —
  * the machine, not the app (PITFALLS.md) — and the item is not assessed; likewise when tasks waited for a CPU
- * through half of at least half the slow windows (Linux PSI), or an empty page in the same run was as slow.
+ * through half of at least half the slow windows (Linux PSI) — unless the page's own work per long frame,
+ * discounted for the contention, still holds a frame for 100 ms or more — or an empty page in the same run
+ * was as slow.
  */
 export function smoothness(f: Facts): CheckResult {
   const method = 'frames per second (requestAnimationFrame counter) idle and during actions; long animation frames; load time';
@@ -465,7 +467,11 @@ export function smoothness(f: Facts): CheckResult {
   }
   // the slow windows: how much of them the page's own main thread worked (evidence that measured it)
   const slow = timings.filter((t) => t.fps < 10 && t.longFrameWorkMs !== undefined && t.windowMs !== undefined && t.windowMs > 0);
-  const contended = slow.filter((t) => (t.cpuPressure ?? 0) >= 0.5);
+  // a window where the CPUs were contended still blames the app when its own work per long frame, discounted
+  // for the contention (× the share of time nothing waited, halved again to be generous to the app), would
+  // alone hold a frame for 100 ms or more (under 10 fps on a CPU of its own): no machine explains that
+  const appBound = (t: FrameTiming) => (t.longFrames ?? 0) > 0 && ((t.longFrameWorkMs ?? 0) * (1 - (t.cpuPressure ?? 0)) * 0.5) / t.longFrames! >= 100;
+  const contended = slow.filter((t) => (t.cpuPressure ?? 0) >= 0.5 && !appBound(t));
   if (animates && median !== null && median < 10 && slow.length && contended.length * 2 >= slow.length) {
     const worst = Math.max(...contended.map((t) => t.cpuPressure!));
     return { verdict: verdict('11', 'not-assessed', method, `median ${median} fps, but in ${contended.length} of the ${slow.length} slow measurements other work held this machine's CPUs (tasks waited for a CPU up to ${Math.round(worst * 100)}% of the window): the machine was the limit, not the app`), defects: [] };
