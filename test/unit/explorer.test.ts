@@ -71,7 +71,7 @@ describe('offline explorer', () => {
 describe('offline explorer report', () => {
   it('a silent button is an issue found; typing into a field (its only effect is its own value) is not', () => {
     const ex = new OfflineExplorer('http://127.0.0.1:1', inventory(), 600);
-    const target = (name: string, role: string) => ({ signature: `${role}|x|div|${name}|`, name, role, tag: role === 'textbox' ? 'input' : 'button', group: `${role}|x|div` });
+    const target = (name: string, role: string) => ({ signature: `${role}|x|div|${name}|`, name, role, tag: role === 'textbox' ? 'input' : 'button', group: `${role}|x|div`, box: { x: 10, y: 10, width: 120, height: 32 } });
     const fill: TraceStep = { ...result(false), index: 0, action: { kind: 'fill', value: 'Water the ferns', target: target('New task', 'textbox') } };
     const silent: TraceStep = { ...result(false), index: 1, action: { kind: 'click', target: target('Archive', 'button') } };
     const r = ex.report([fill, silent], [], []);
