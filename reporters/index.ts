@@ -1,4 +1,4 @@
-import { InputError } from '../src/errors.js';
+import { combineInputErrors, InputError } from '../src/errors.js';
 import { namesModule } from '../src/plugins/paths.js';
 import type { Reporter } from '../src/types.js';
 import { didYouMeanName as didYouMean } from '../src/util/did-you-mean.js';
@@ -33,12 +33,26 @@ export const FILE_REPORTERS: Record<string, 'outputFile' | 'outputFolder'> = { j
  * @throws InputError naming the source, the field, the unknown name, a "did you mean" and the known names
  */
 export function checkReporterNames(names: string[], source: string, field = 'reporters'): void {
+  const errors = reporterNameErrors(names, source, field);
+  if (errors.length) throw combineInputErrors(errors, 8);
+}
+
+/**
+ * Every unknown built-in reporter name in a list, as errors naming the source and the fix (a module path,
+ * an object entry or an empty name is not checked here), so a config's other problems can be reported with them.
+ * @param names the reporter names (or module paths) in order
+ * @param source the config file, or `--reporter`
+ * @param field the field holding the list in that file
+ */
+export function reporterNameErrors(names: string[], source: string, field = 'reporters'): InputError[] {
+  const errors: InputError[] = [];
   for (const [i, name] of names.entries()) {
     // built-in names are checked here; objects ('') and modules (./my-reporter.ts) load as plugins (src/plugins/load.ts)
     if (!name || REPORTERS[name] || namesModule(name)) continue;
     const guess = didYouMean(name, Object.keys(REPORTERS));
-    throw new InputError(source, source.startsWith('--') ? `"${name}"` : `${field}.${i}`, `unknown reporter "${name}"`, `${guess ? `did you mean "${guess}"? ` : ''}use one of ${Object.keys(REPORTERS).join(', ')}`);
+    errors.push(new InputError(source, source.startsWith('--') ? `"${name}"` : `${field}.${i}`, `unknown reporter "${name}"`, `${guess ? `did you mean "${guess}"? ` : ''}use one of ${Object.keys(REPORTERS).join(', ')}`));
   }
+  return errors;
 }
 
 /** Fan every event out to several reporters (Playwright's multiplexer); one failing reporter never stops the others. */

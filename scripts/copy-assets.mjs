@@ -15,6 +15,9 @@ for (const top of ['src', 'reporters']) {
     if (!fs.statSync(src).isFile()) continue;
     if (src.endsWith('.ts') && !src.endsWith('.d.ts')) continue;
     const dest = path.join(root, 'dist', top, String(rel));
+    // an asset already there as is stays untouched: a build during a run (npm pack's prepack) never
+    // rewrites a file a running CLI may be reading
+    if (fs.existsSync(dest) && fs.readFileSync(dest).equals(fs.readFileSync(src))) continue;
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     fs.copyFileSync(src, dest);
     copied++;

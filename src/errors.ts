@@ -29,6 +29,9 @@ export class InputError extends CookieError {
     super('ERR_COOKIE_INPUT', `${file}: ${field}: ${problem}. Fix: ${fix}`);
     this.name = 'InputError';
   }
+
+  /** Warnings about the same file found before this error (a likely typo of a key), reported with it. */
+  warnings: string[] = [];
 }
 
 /**

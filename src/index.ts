@@ -2,6 +2,9 @@
  * Cookie's public API: `defineConfig` for cookie.config.ts, `defineSpec` for *.cookie.spec.ts, the
  * programmatic runner and the public types. Everything else is internal.
  */
+// the public types name Node's (Buffer, NodeJS.*) and Playwright's, which need @types/node (a dependency):
+// kept in the .d.ts so a consumer's tsc sees them even where its tsconfig lists no `types`
+/// <reference types="node" preserve="true" />
 import type { UserConfig } from './config/schema.js';
 import type { SpecFixtures } from './runner/fixtures.js';
 import type { SpecInput } from './types.js';

@@ -108,6 +108,8 @@ export interface Suite {
   thresholds: Thresholds;
   /** The spec's fixture overrides (TypeScript specs). */
   fixtures?: Record<string, unknown>;
+  /** The Cookie-Bench JSONL file its queries came from (`queries:`): an input of the run, like the spec. */
+  queriesFile?: string;
 }
 
 /** One unit of work: a query × a candidate, with the candidate's artifact path resolved. */

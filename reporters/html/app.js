@@ -173,7 +173,7 @@
       <div class="player">
         ${d.video ? `<video id="video" data-testid="video" controls preload="metadata" ${d.poster ? `poster="data/${n}/${h(d.poster)}"` : ''} src="data/${n}/${h(d.video)}"></video>` : `<p class="muted">${h(d.videoNote || 'No video.')}</p>`}
         <ol class="trace" data-testid="trace">${d.steps
-          .map((s) => `<li data-step="${s.index}" ${s.video ? `data-start="${s.video.startMs}" data-end="${s.video.endMs}" ${seek(s.video.startMs)}` : ''} class="${s.changed ? 'changed' : 'nochange'} out-${h(s.outcome)}" data-testid="trace-step"><b>${s.index}</b> ${h(s.label)} <span class="muted">${h(s.outcome)}${s.changed === false ? ', no visible change' : ''}</span><div class="muted small">${h(s.reasoning)}</div>${s.errors.length ? `<div class="err small">${s.errors.map(h).join('<br>')}</div>` : ''}</li>`)
+          .map((s) => `<li data-step="${s.index}" ${s.video ? `data-start="${s.video.startMs}" data-end="${s.video.endMs}" ${seek(s.video.startMs)}` : ''} class="${s.changed ? 'changed' : 'nochange'} out-${h(s.outcome)}" data-testid="trace-step"><b>${s.index}</b> ${h(s.label)} <span class="${s.status === 'ok' ? 'muted' : 'err'}">${h(s.status)}${s.changed === false ? ', no visible change' : ''}</span><div class="muted small">${h(s.reasoning)}</div>${s.errors.length ? `<div class="err small">${s.errors.map(h).join('<br>')}</div>` : ''}</li>`)
           .join('')}</ol>
       </div>
       ${d.audio ? `<p class="muted">Audio: ${h(d.audio)}</p>` : ''}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults } from '../../src/types.js';
+import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults, TraceStep } from '../../src/types.js';
 import { describeTrials, runTrials, trialMeans, unstableReason } from '../../src/runner/trials.js';
 import { writeTextAtomic } from '../../src/util/atomic.js';
 import { errorOfDefect, rankDefects, sourceLocation, verdictOf } from '../verdict.js';
@@ -14,6 +14,18 @@ export const REPORT_DIR = 'report';
 export interface HtmlReporterOptions {
   /** Folder, relative to the output dir (default `report`). */
   outputFolder?: string;
+}
+
+/**
+ * How a step of the action list reads: its outcome, except that a step whose action went through but made
+ * the page throw (an uncaught error of the app) or log an error is not "ok".
+ * @returns `ok`, `page error`, `console error`, or the failed outcome (`failed`, `timeout`, `unresponsive`)
+ */
+export function stepStatus(s: Pick<TraceStep, 'outcome' | 'pageErrors' | 'consoleErrors'>): string {
+  if (s.outcome !== 'ok') return s.outcome;
+  if (s.pageErrors.some((e) => e.origin === 'app')) return 'page error';
+  if (s.consoleErrors.some((e) => e.origin === 'app')) return 'console error';
+  return 'ok';
 }
 
 /** Put a file into the report: a hard link when possible (no copy of videos), else a copy. */
@@ -74,6 +86,7 @@ function details(outputDir: string, e: EvaluationResult, n: number, dataDir: str
       label: `${s.action.kind}${s.action.target ? ` ${s.action.target.role} “${s.action.target.name || s.action.target.tag}”` : ''}${s.action.key ? ` ${s.action.key}` : ''}${s.action.value ? ` “${s.action.value}”` : ''}${s.action.durationMs ? ` ${s.action.durationMs} ms` : ''}`,
       reasoning: s.reasoning,
       outcome: s.outcome,
+      status: stepStatus(s),
       changed: s.effect ? s.effect.screenChanged : null,
       video: s.video ?? null,
       errors: [...s.pageErrors, ...s.consoleErrors].map((x) => x.text.slice(0, 300)),

@@ -1,9 +1,9 @@
 import { describeLoadError } from '../util/load-error.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { combineInputErrors, InputError } from '../errors.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
-import { zodToInputError } from '../util/zod-error.js';
+import { zodIssueErrors } from '../util/zod-error.js';
 import { configSchema, type ResolvedConfig, type UserConfig } from './schema.js';
 import { resolveEntryPath } from '../plugins/paths.js';
 
@@ -60,21 +60,25 @@ export function redactConfig<T>(config: T): T {
  * Validate a user config object and apply defaults.
  * @param input the object `defineConfig` returned (or `{}`)
  * @param file the file it came from, for error messages
- * @throws InputError naming the file, the field and the fix
+ * @param also problems the caller found in the same input, thrown together with the schema's
+ * @throws InputError naming the file, the field and the fix (one line per problem)
  */
-export function resolveConfig(input: unknown, file = '(inline config)'): ResolvedConfig {
+export function resolveConfig(input: unknown, file = '(inline config)', also: InputError[] = []): ResolvedConfig {
   const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>));
-  if (!parsed.success) throw zodToInputError(file, parsed.error, HINTS, configSchema);
-  return parsed.data;
+  // every problem of the file in one go: the schema's and the caller's (e.g. unknown reporter names)
+  const problems = [...(parsed.success ? [] : zodIssueErrors(file, parsed.error, HINTS, configSchema)), ...also];
+  if (problems.length) throw combineInputErrors(problems, 8);
+  return parsed.data!;
 }
 
 /**
  * Find and load the config: `explicit` if given, else the first of {@link CONFIG_FILES} in `cwd`.
  * TypeScript configs are imported directly (the CLI runs under tsx).
+ * @param check more checks of the file's default export (problems the schema cannot see), reported with the schema's
  * @returns the resolved config and the file it came from (null when defaults were used)
  * @throws InputError when the file is missing, fails to import, or does not validate
  */
-export async function loadConfig(cwd: string, explicit?: string): Promise<{ config: ResolvedConfig; file: string | null }> {
+export async function loadConfig(cwd: string, explicit?: string, check?: (value: unknown, file: string) => InputError[]): Promise<{ config: ResolvedConfig; file: string | null }> {
   let file: string | null = null;
   if (explicit) {
     file = path.resolve(cwd, explicit);
@@ -94,7 +98,7 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<{ conf
   if (value === undefined) {
     throw new InputError(file, 'default export', 'is missing', 'add `export default defineConfig({ ... })`');
   }
-  const config = resolveConfig(value, file);
+  const config = resolveConfig(value, file, check?.(value, file) ?? []);
   // plugin module paths (reporters, agent.use, judge.use) are relative to the config file
   const dir = path.dirname(file);
   config.reporters = config.reporters.map((r) => resolveEntryPath(r, dir));

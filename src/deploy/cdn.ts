@@ -85,6 +85,12 @@ export function cookieCdnDir(): string | null {
   return null;
 }
 
+/**
+ * How to add the offline CDN copies, for messages: `cookie-cdn` is not on npm, so it is packed from a
+ * clone of Cookie's repository and installed as a tarball (README "Using Cookie from another project").
+ */
+export const CDN_INSTALL_FIX = 'in a clone of Cookie\'s repository run `npm pack --workspace packages/cookie-cdn`, then in this project `npm install --save-dev <the cookie-cdn-*.tgz it wrote>` (README: "Using Cookie from another project")';
+
 /** True when the offline CDN copies are installed (the `cookie-cdn` package, or the `cdn-*` aliases directly). */
 export function offlineCdnInstalled(): boolean {
   return [...installed().values()].some((l) => l.length > 0);

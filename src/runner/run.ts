@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
-import { checkReporterNames, FILE_REPORTERS, multiplex } from '../../reporters/index.js';
+import { checkReporterNames, FILE_REPORTERS, multiplex, reporterNameErrors } from '../../reporters/index.js';
 import { BrowserPool, openBrowser, webglRenderer } from '../browser/launch.js';
-import { offlineCdnInstalled } from '../deploy/cdn.js';
+import { CDN_INSTALL_FIX, offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { CookieError, InputError } from '../errors.js';
@@ -124,6 +124,12 @@ function entryName(r: ResolvedConfig['reporters'][number]): string | undefined {
   return typeof r === 'string' ? r : Array.isArray(r) ? String(r[0]) : undefined;
 }
 
+/** The built-in reporter names a config file's (unvalidated) `reporters` lists, '' for entries that are not names. */
+function configReporterNames(value: unknown): string[] {
+  const list = (value as { reporters?: unknown } | null)?.reporters;
+  return Array.isArray(list) ? list.map((r) => (typeof r === 'string' ? r : Array.isArray(r) && typeof r[0] === 'string' ? r[0] : '')) : [];
+}
+
 /** The options of a reporter entry (`{}` for a bare name). */
 function entryOptions(r: ResolvedConfig['reporters'][number]): Record<string, unknown> {
   return Array.isArray(r) ? ((r as [string, Record<string, unknown>])[1] ?? {}) : {};
@@ -175,11 +181,15 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const inputs: string[] = o.paths.length ? o.paths.map((p) => path.resolve(o.cwd, p)) : [o.cwd];
   let config: ResolvedConfig;
   let configSource = '--reporter';
+  // whether the config file sets `concurrency` (else the default, 1, applies and the run says so)
+  let concurrencySet = false;
   try {
-    const loaded = await loadConfig(o.cwd, o.configFile);
+    // an unknown reporter name blames the config file, and comes with the file's other problems
+    const loaded = await loadConfig(o.cwd, o.configFile, (value, file) => {
+      concurrencySet = (value as { concurrency?: unknown } | null)?.concurrency !== undefined;
+      return reporterNameErrors(configReporterNames(value), file);
+    });
     if (loaded.file) inputs.push(loaded.file);
-    // blame the file that names an unknown reporter: the config file, or the command line
-    checkReporterNames(loaded.config.reporters.map((r) => entryName(r) ?? ''), loaded.file ?? '(config)');
     checkReporterNames(o.reporters ?? [], '--reporter');
     for (const name of Object.keys(o.outputFiles ?? {})) {
       checkReporterNames([name], `--output-file.${name}`);
@@ -230,6 +240,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     await reporter.onError(msg);
     return { run: null, exitCode: 2, specErrors: [msg], inputs, reported };
   }
+  // every spec file is an input (watch mode re-runs when one changes, even while it is broken)
+  inputs.push(...files);
   const suites: Suite[] = [];
   const brokenSpecs: { file: string; message: string }[] = [];
   for (const f of files) {
@@ -243,6 +255,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       specErrors.push(msg);
       brokenSpecs.push({ file: f, message: msg });
       await reporter.onError(msg);
+      for (const w of e instanceof InputError ? e.warnings : []) await reporter.onError(`warning: ${w}`);
     }
   }
   if (!suites.length) {
@@ -251,6 +264,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     return { run: null, exitCode: 2, specErrors, inputs, reported };
   }
 
+  inputs.push(...suites.flatMap((s) => (s.queriesFile ? [s.queriesFile] : [])));
   const allTasks = expandTasks(suites, config.thresholds);
   let tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
   const all = tasks.length;
@@ -349,7 +363,11 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   if (cached.size < tasks.length) for (const n of deployNotes(config)) await reporter.onError(`note: ${n}`);
   // the offline CDN copies are an optional package: say once per run how to add them
   if (config.offlineCdn && cached.size < tasks.length && !offlineCdnInstalled()) {
-    await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: npm install --save-dev cookie-cdn`);
+    await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: ${CDN_INSTALL_FIX}`);
+  }
+  const toEvaluate = tasks.length - cached.size;
+  if (toEvaluate > 1 && o.concurrency === undefined && !concurrencySet) {
+    await reporter.onError(`note: evaluating one at a time: ${configSource === '--reporter' ? 'there is no cookie.config.ts' : `${configSource} does not set \`concurrency\``}, and its default is 1. Fix: set \`concurrency: 2\` in the config (or pass --concurrency 2) to run ${Math.min(2, toEvaluate)} at once (each takes a browser and a CPU core)`);
   }
   const limit = pLimit(config.concurrency);
   // environment is set whenever runOne evaluates (only uncached tasks are evaluated, and they described it above)

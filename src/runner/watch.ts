@@ -4,9 +4,34 @@ import pc from 'picocolors';
 import { runCookie, type RunOptions } from './run.js';
 import { formatScoreChanges, scoreChanges } from '../generate/compare.js';
 import type { EvaluationResult } from '../types.js';
+import { isSpecFile } from '../spec/load.js';
 
 /** Quiet time after the last change before re-running, ms. */
 export const DEBOUNCE_MS = 300;
+
+/** True when `file` is `dir` or below it. */
+function within(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Whether a changed path is an input of the run, so watch mode re-runs for it: one of the inputs the run
+ * read (config, spec, query or prompt file, candidate file), a file inside a candidate folder, or a spec
+ * file appearing, changing or going in a searched folder. Anything else in a searched folder — a log the
+ * shell redirects Cookie's output into, an editor's backup, the output folder — is not: re-running for it
+ * would loop forever when the run itself writes it.
+ * @param file the changed path (absolute)
+ * @param inputs what the last runs read (absolute)
+ * @param searched the folders searched for spec files (absolute): watched for spec files only
+ * @param outputDir the run's output folder: never an input
+ */
+export function isWatchedInput(file: string, inputs: ReadonlySet<string>, searched: ReadonlySet<string>, outputDir: string): boolean {
+  if (within(file, outputDir)) return false;
+  if (inputs.has(file)) return true;
+  for (const p of inputs) if (!searched.has(p) && within(file, p)) return true;
+  return isSpecFile(file);
+}
 
 /**
  * `cookie test --watch`: run once, then watch every input of the run — config, spec files, the folders
@@ -26,9 +51,11 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   let outputDir = path.resolve(o.cwd, o.outputDir ?? 'cookie-results');
+  // the folders searched for specs (the paths given, or the working directory): only their spec files count
+  const searched = new Set((o.paths.length ? o.paths : ['.']).map((p) => path.resolve(o.cwd, p)));
   const watcher = chokidar.watch([], {
     ignoreInitial: true,
-    ignored: (p: string) => /(^|[/\\])(node_modules|\.git|dist|\.vite)([/\\]|$)/.test(p) || p.startsWith(outputDir),
+    ignored: (p: string) => /(^|[/\\])(node_modules|\.git|dist|\.vite)([/\\]|$)/.test(p) || within(p, outputDir),
     awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
   });
   const watched = new Set<string>();
@@ -63,7 +90,7 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
     }
   };
   const schedule = (event: string, file: string) => {
-    if (file.startsWith(outputDir)) return;
+    if (!isWatchedInput(path.resolve(file), watched, searched, outputDir)) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       process.stdout.write(pc.cyan(`\n${event}: ${path.relative(o.cwd, file)} — re-running\n`));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { InputError } from '../errors.js';
+import { combineInputErrors, InputError } from '../errors.js';
 import type { CandidateMode, Query, SpecInput, Suite } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';
 import { timebox } from '../util/timebox.js';
@@ -97,6 +97,19 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
     throw new InputError(file, '(top level)', 'is not a mapping', 'write `query:` (or `queries:`) and `candidates:` at the top level');
   }
   const typos = typoWarnings(raw as Record<string, unknown>, file);
+  const typoLines = typos.map((t) => `${file}: ${t.path ? `${t.path}.` : ''}${t.key}: unknown key — did you mean "${t.suggestion}"? (extra keys are allowed, but this one looks like a typo and is ignored)`);
+  try {
+    const r = buildSuite(raw, file, typos);
+    return { suite: r.suite, problems: [...r.problems, ...typoLines] };
+  } catch (e) {
+    // the file's warnings come with its error, not only once the error is fixed
+    if (e instanceof InputError) e.warnings.push(...typoLines);
+    throw e;
+  }
+}
+
+/** {@link resolveSpec} after its top-level check: every problem it can find in one pass, thrown together. */
+function buildSuite(raw: object, file: string, typos: { path: string; key: string; suggestion: string }[]): { suite: Suite; problems: string[] } {
   const parsed = specSchema.safeParse(raw);
   if (!parsed.success) {
     const e = zodToInputError(file, parsed.error, SPEC_HINTS);
@@ -110,33 +123,39 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
     throw new InputError(file, spec.query ? 'queries' : 'query', spec.query ? 'is given together with `query`' : 'is missing', SPEC_HINTS.query!);
   }
   const dir = path.dirname(file);
-  let queries: Query[];
+  // problems found past the schema, all reported together
+  const errors: InputError[] = [];
+  let queries: Query[] = [];
+  let queriesFile: string | undefined;
   let problems: string[] = [];
   if (spec.query) {
     const q = spec.query;
     const language = toIso6391(q.language);
-    if (!language) throw new InputError(file, 'query.language', `"${q.language}" is not a known language`, SPEC_HINTS.language!);
-    queries = [{ id: q.id, prompt: q.prompt, language, languageLabel: q.language, kind: q.kind, category: q.category, difficulty: q.difficulty }];
+    if (!language) errors.push(new InputError(file, 'query.language', `"${q.language}" is not a known language`, SPEC_HINTS.language!));
+    else queries = [{ id: q.id, prompt: q.prompt, language, languageLabel: q.language, kind: q.kind, category: q.category, difficulty: q.difficulty }];
   } else {
     const qfile = path.resolve(dir, spec.queries!);
-    if (!fs.existsSync(qfile)) throw new InputError(file, 'queries', `file not found: ${qfile}`, SPEC_HINTS.queries!);
-    ({ queries, problems } = loadBenchQueries(qfile));
-    if (spec.select) {
-      const byId = new Map(queries.map((q) => [q.id, q]));
-      const missing = spec.select.filter((id) => !byId.has(id));
-      if (missing.length) throw new InputError(file, 'select', `ids not in ${spec.queries}: ${missing.slice(0, 5).join(', ')}`, 'list data_id values that exist in the query file');
-      queries = spec.select.map((id) => byId.get(id)!);
+    queriesFile = qfile;
+    if (!fs.existsSync(qfile)) errors.push(new InputError(file, 'queries', `file not found: ${qfile}`, SPEC_HINTS.queries!));
+    else {
+      ({ queries, problems } = loadBenchQueries(qfile));
+      if (spec.select) {
+        const byId = new Map(queries.map((q) => [q.id, q]));
+        const missing = spec.select.filter((id) => !byId.has(id));
+        if (missing.length) errors.push(new InputError(file, 'select', `ids not in ${spec.queries}: ${missing.slice(0, 5).join(', ')}`, 'list data_id values that exist in the query file'));
+        queries = spec.select.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+      }
     }
   }
   const names = new Set<string>();
   spec.candidates.forEach((c, i) => {
-    if (names.has(c.name)) throw new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name');
-    if (!!c.path === !!c.generate) throw new InputError(file, `candidates.${i}.${c.path ? 'generate' : 'path'}`, c.path ? 'is given together with `path`' : 'is missing', c.path ? 'give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it, not both' : `${SPEC_HINTS.path!}, or \`generate: { model, mode, prompt }\` to have Cookie generate it`);
-    if (!c.mode && !c.generate) throw new InputError(file, `candidates.${i}.mode`, 'is missing', 'use "html" (a file or a static folder) or "react" (a Vite project folder)');
-    if (c.mode && c.generate && c.mode !== c.generate.mode) throw new InputError(file, `candidates.${i}.mode`, `is "${c.mode}" but generate.mode is "${c.generate.mode}"`, 'leave out `mode` (generate.mode gives it) or make them match');
+    if (names.has(c.name)) errors.push(new InputError(file, `candidates.${i}.name`, `"${c.name}" is used twice`, 'give every candidate a distinct name'));
+    if (!!c.path === !!c.generate) errors.push(new InputError(file, `candidates.${i}.${c.path ? 'generate' : 'path'}`, c.path ? 'is given together with `path`' : 'is missing', c.path ? 'give the artifact as `path:`, or `generate: { model, mode, prompt }` to have Cookie generate it, not both' : `${SPEC_HINTS.path!}, or \`generate: { model, mode, prompt }\` to have Cookie generate it`));
+    if (!c.mode && !c.generate) errors.push(new InputError(file, `candidates.${i}.mode`, 'is missing', 'use "html" (a file or a static folder) or "react" (a Vite project folder)'));
+    if (c.mode && c.generate && c.mode !== c.generate.mode) errors.push(new InputError(file, `candidates.${i}.mode`, `is "${c.mode}" but generate.mode is "${c.generate.mode}"`, 'leave out `mode` (generate.mode gives it) or make them match'));
     names.add(c.name);
   });
-  problems.push(...typos.map((t) => `${file}: ${t.path ? `${t.path}.` : ''}${t.key}: unknown key — did you mean "${t.suggestion}"? (extra keys are allowed, but this one looks like a typo and is ignored)`));
+  if (errors.length) throw combineInputErrors(errors, 8);
   return {
     suite: {
       file,
@@ -144,6 +163,7 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
       candidates: spec.candidates.map((c) => ({ name: c.name, mode: (c.mode ?? c.generate!.mode) as CandidateMode, ...(c.path ? { path: c.path } : {}), ...(c.generate ? { generate: { ...c.generate, ...(c.generate.prompt ? { prompt: path.resolve(dir, c.generate.prompt) } : {}) } } : {}), thresholds: c.thresholds, expectStatus: c.expectStatus })),
       thresholds: spec.thresholds ?? {},
       ...(spec.fixtures ? { fixtures: spec.fixtures } : {}),
+      ...(queriesFile ? { queriesFile } : {}),
     },
     problems,
   };
@@ -176,7 +196,7 @@ export async function loadSpecs(file: string): Promise<{ suites: Suite[]; proble
       suites.push(r.suite);
       problems.push(...r.problems);
     } catch (e) {
-      if (e instanceof InputError && Array.isArray(raw)) throw new InputError(e.file, `${i}.${e.field}`, e.problem, e.fix);
+      if (e instanceof InputError && Array.isArray(raw)) throw Object.assign(new InputError(e.file, `${i}.${e.field}`, e.problem, e.fix), { warnings: e.warnings });
       throw e;
     }
   });

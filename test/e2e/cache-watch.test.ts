@@ -85,7 +85,7 @@ describe('result cache and resume', () => {
 });
 
 describe('watch mode', () => {
-  it('re-evaluates only the edited candidate, survives an invalid spec and a deleted candidate', async () => {
+  it('re-evaluates only the edited candidate, survives an invalid spec and a deleted candidate; says why it evaluates one at a time', async () => {
     const dir = project(2);
     const child = spawn(process.execPath, [BIN, 'test', '.', '--watch'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
@@ -99,6 +99,8 @@ describe('watch mode', () => {
     };
     try {
       let mark = await waitFor(/watching \d+ input/, 0);
+      // two evaluations, one at a time: the config does not set `concurrency`, and the run says why
+      expect(out).toContain(`note: evaluating one at a time: ${path.join(dir, 'cookie.config.ts')} does not set \`concurrency\`, and its default is 1. Fix: set \`concurrency: 2\` in the config (or pass --concurrency 2)`);
       fs.writeFileSync(path.join(dir, 'p0.html'), page('Page zero, edited'));
       mark = await waitFor(/change: p0\.html — re-running[\s\S]*Evaluations 2 · 2 passed · 0 below threshold · 0 errors · mean total [\d.]+ · 1 cached[\s\S]*watching/, mark);
       const res = readResults(path.join(dir, 'cookie-results')).evaluations;
@@ -112,6 +114,39 @@ describe('watch mode', () => {
       fs.writeFileSync(path.join(dir, 's.cookie.yaml'), `query:\n  id: q\n  prompt: A page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n  - { name: c0, mode: html, path: p0.html }\n  - { name: c1, mode: html, path: p1.html }\n`);
       await waitFor(/error \(load\)[\s\S]*watching/, mark);
       expect(readResults(path.join(dir, 'cookie-results')).evaluations.find((e) => e.candidate === 'c1')).toMatchObject({ status: 'error', error: { stage: 'load' } });
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.on('exit', r));
+    }
+  });
+
+  it('reacts only to its inputs: not to its own output redirected into the project folder, nor to other files there', async () => {
+    const dir = project(1);
+    // `cookie test --watch > watch.log` in the project root: the log is written by the watched run itself
+    const log = path.join(dir, 'watch.log');
+    const fd = fs.openSync(log, 'w');
+    const child = spawn(process.execPath, [BIN, 'test', '--watch'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', fd, fd] });
+    fs.closeSync(fd);
+    const text = () => fs.readFileSync(log, 'utf8');
+    const waitFor = async (re: RegExp) => {
+      const t0 = Date.now();
+      while (!re.test(text()) && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 100));
+      expect(text()).toMatch(re);
+    };
+    const quiet = () => new Promise((r) => setTimeout(r, 3000));
+    try {
+      await waitFor(/watching \d+ input/);
+      // a file that is no input, written beside the specs
+      fs.writeFileSync(path.join(dir, 'notes.txt'), 'not an input\n');
+      await quiet();
+      expect(text()).not.toMatch(/^change:/m);
+      expect(text().match(/watching \d+ input/g)).toHaveLength(1);
+      // an input still re-runs, once
+      fs.writeFileSync(path.join(dir, 'p0.html'), page('Page zero, edited'));
+      await waitFor(/change: p0\.html — re-running[\s\S]*watching \d+ input/);
+      await quiet();
+      expect(text().match(/^change: /gm)).toEqual(['change: ']);
+      expect(text().match(/watching \d+ input/g)).toHaveLength(2);
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => child.on('exit', r));

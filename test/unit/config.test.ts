@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, resolveConfig } from '../../src/config/load.js';
+import { runCookie } from '../../src/runner/run.js';
 import { tmpDir, writeFiles } from '../helpers.js';
 
 describe('config', () => {
@@ -33,5 +34,25 @@ describe('config', () => {
     await expect(loadConfig(dir)).rejects.toThrow(/default export: is missing\. Fix: add `export default defineConfig/);
     const none = tmpDir();
     expect((await loadConfig(none)).file).toBeNull();
+  });
+  it('a number out of range says the range', () => {
+    expect(() => resolveConfig({ thresholds: { total: 160 } }, 'c.ts')).toThrow('c.ts: thresholds.total: Too big: expected number to be <=100. Fix: use a number from 0 to 100');
+    expect(() => resolveConfig({ judge: { keyframes: -1 } }, 'c.ts')).toThrow(/judge\.keyframes: .*Fix: use a number from 0 to 32$/);
+  });
+});
+
+describe('every problem of a config file at once', () => {
+  it('schema errors, an unknown reporter name and a range come in one report', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, {
+      'cookie.config.mjs': "export default { thresholds: { total: 160 }, reporters: ['console', 'htlm', ['junit', { outputFile: 'j.xml' }]] };\n",
+      'a.cookie.yaml': 'query:\n  id: q\n  prompt: p\n  language: en\n  kind: dynamic\ncandidates:\n  - { name: c, mode: html, path: a.html }\n',
+    });
+    const r = await runCookie({ cwd: dir, paths: ['.'], list: true, silent: true });
+    const file = path.join(dir, 'cookie.config.mjs');
+    expect([r.exitCode, r.specErrors]).toEqual([2, [[
+      `${file}: thresholds.total: Too big: expected number to be <=100. Fix: use a number from 0 to 100`,
+      `${file}: reporters.1: unknown reporter "htlm". Fix: did you mean "html"? use one of console, json, junit, html, leaderboard, github`,
+    ].join('\n')]]);
   });
 });

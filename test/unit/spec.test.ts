@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { discoverSpecs } from '../../src/spec/discover.js';
-import { loadSpec, resolveSpec } from '../../src/spec/load.js';
+import { loadSpec, loadSpecs, resolveSpec } from '../../src/spec/load.js';
 import { loadBenchQueries } from '../../src/spec/queries-jsonl.js';
 import { expandTasks } from '../../src/spec/tasks.js';
 import { ROOT, SHARED, tmpDir, writeFiles } from '../helpers.js';
@@ -180,5 +180,36 @@ describe('TypeScript specs that misbehave', () => {
     await expect(loadSpec(path.join(outside, 'imp.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: .*cookie-eval.*Fix: cookie-eval is not installed where this file is.*export default \{ \.\.\. \}/);
     await expect(loadSpec(path.join(dir, 'other.cookie.spec.ts'))).rejects.toThrow(/Fix: install no-such-package-xyz next to this file/);
     await expect(loadSpec(path.join(dir, 'throws.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: boom\. Fix: fix the error the file throws when it loads/);
+  });
+  it('in a CommonJS project, a package that exports only to import() is named as the cause (not "the error the file throws")', async () => {
+    // what `npm init -y` makes ("type": "commonjs"): tsx loads a .ts spec there with require() conditions
+    const dir = fs.mkdtempSync('/tmp/cookie-cjs-');
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'p', type: 'commonjs' }),
+      'node_modules/esm-only/package.json': JSON.stringify({ name: 'esm-only', type: 'module', exports: { '.': { import: './index.js' }, './config': { import: './index.js' } } }),
+      'node_modules/esm-only/index.js': 'export const defineSpec = (s) => s;\n',
+      'main.cookie.spec.ts': "import { defineSpec } from 'esm-only';\nexport default defineSpec({});\n",
+      'sub.cookie.spec.ts': "import { defineSpec } from 'esm-only/config';\nexport default defineSpec({});\n",
+    });
+    for (const [f, sub] of [['main', '.'], ['sub', './config']] as const) {
+      const e = await loadSpec(path.join(dir, `${f}.cookie.spec.ts`)).then(() => null, (x: Error) => x);
+      expect(e?.message).toMatch(/cannot be loaded: .*"exports"/);
+      expect(e?.message).toContain(`Fix: esm-only (${dir}/node_modules/esm-only/) does not export "${sub}" to this file, which is loaded with require() when the nearest package.json has no "type": "module"`);
+      expect(e?.message).not.toMatch(/the error the file throws/);
+    }
+  });
+});
+
+describe('every problem of a spec file at once', () => {
+  it('a spec error comes with the file\'s typo warnings and every candidate problem, not one per round', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'a.cookie.yaml': 'query:\n  id: q\n  prompt: p\n  language: en\n  kind: dynamic\n  dificulty: Easy\ncandidates:\n  - { name: c, mode: html, path: a.html }\n  - { name: c, path: b.html }\n' });
+    const e = await loadSpecs(path.join(dir, 'a.cookie.yaml')).then(() => null, (x: InputError) => x);
+    expect(e).toBeInstanceOf(InputError);
+    expect(e!.message.split('\n').map((l) => l.replace(`${dir}/`, ''))).toEqual([
+      'a.cookie.yaml: candidates.1.name: "c" is used twice. Fix: give every candidate a distinct name',
+      'a.cookie.yaml: candidates.1.mode: is missing. Fix: use "html" (a file or a static folder) or "react" (a Vite project folder)',
+    ]);
+    expect(e!.warnings).toEqual([`${path.join(dir, 'a.cookie.yaml')}: query.dificulty: unknown key — did you mean "difficulty"? (extra keys are allowed, but this one looks like a typo and is ignored)`]);
   });
 });
