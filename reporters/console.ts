@@ -162,7 +162,8 @@ export class ConsoleReporter implements Reporter {
 
   onError(message: string): void {
     if (this.tty) this.out.write('\r\x1b[2K');
-    const mark = message.startsWith('warning:') ? pc.yellow('!') : pc.red('✗');
+    // a note (what a setting means, how to add the offline CDN) is information, not a failure
+    const mark = message.startsWith('warning:') ? pc.yellow('!') : message.startsWith('note:') ? pc.cyan('i') : pc.red('✗');
     this.write(message.split('\n').map((l) => `${mark} ${l}`).join('\n') + '\n');
   }
 

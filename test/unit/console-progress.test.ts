@@ -70,3 +70,14 @@ describe('console reporter progress', () => {
     expect(last).toContain('▶ 1/4 done · ETA 18s · game/y interact 3/25 24s · game/z perceive 4s');
   });
 });
+
+describe('console reporter messages', () => {
+  it('marks a note as information, a warning with !, and anything else as a failure', () => {
+    const { chunks, stream } = sink(false);
+    const r = new ConsoleReporter({ stream });
+    r.onError('note: evaluating one at a time');
+    r.onError('warning: a spec field is unknown');
+    r.onError('spec.yaml: query.kind: invalid');
+    expect(chunks.join('')).toBe('i note: evaluating one at a time\n! warning: a spec field is unknown\n✗ spec.yaml: query.kind: invalid\n');
+  });
+});
