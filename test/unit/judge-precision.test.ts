@@ -166,6 +166,9 @@ describe('frame rate: the machine is measured, the app blamed only beyond it', (
   it('a page whose own code holds each frame for over a second stutters even on a contended machine (its work, discounted for the contention, is still ≥ 100 ms a frame)', () => {
     const heavy = judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 1, longFrames: 4, longFrameMs: 5803, longFrameWorkMs: 5788, cpuPressure: 0.82, windowMs: 6827 }, machineFrameRate: { fps: 55, windowMs: 600 } }) }));
     expect(heavy.defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
+    // on an oversubscribed machine PSI saturates (93 %): 1.6 s of script in one frame is still the page's doing
+    const saturated = judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 0.5, longFrames: 1, longFrameMs: 1610, longFrameWorkMs: 1593, cpuPressure: 0.93, windowMs: 10851 }, machineFrameRate: { fps: 59, windowMs: 600 } }) }));
+    expect(saturated.defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
   });
 });
 
