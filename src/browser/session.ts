@@ -328,7 +328,8 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
 }
 
 /** Playwright's error when the page replaced its document under a call (a reload, a followed link). */
-const CONTEXT_DESTROYED = /Execution context was destroyed/;
+/** The error of a page call whose document was replaced mid-call (the page reloaded or navigated): busy, not broken. */
+export const CONTEXT_DESTROYED = /Execution context was destroyed/;
 
 /**
  * True when the page's main thread answers a trivial evaluation within `ms`. A page stuck in a busy

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
-import { evalIn, HARNESS_SCRIPT_PREFIX, answers, type AppSession } from '../browser/session.js';
+import { answers, CONTEXT_DESTROYED, evalIn, HARNESS_SCRIPT_PREFIX, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
@@ -206,7 +206,13 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 
-  const inv = await attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
+  const inventory = () => attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
+  let inv = await inventory();
+  // a page that reloads or navigates itself replaced its document mid-call: ask its next document (3 times)
+  for (let i = 0; i < 3 && !inv.ok && CONTEXT_DESTROYED.test(inv.error ?? '') && !page.isClosed(); i++) {
+    await page.waitForLoadState('load', { timeout: 5000 }).catch(() => {});
+    inv = await inventory();
+  }
   if (inv.ok) {
     result.inventory = inv.value;
     // a page that replaced the built-ins the probe measures with is not measured, it is reported (issue 19.6)
@@ -215,7 +221,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   else {
     problems.push(`DOM inventory failed: ${inv.error}`);
     if (await stuck()) return result;
-    result.probeError = `DOM inventory failed: ${inv.error}`;
+    // a document that kept being replaced is the page's reload loop (judged as such), not a broken probe
+    if (!CONTEXT_DESTROYED.test(inv.error ?? '')) result.probeError = `DOM inventory failed: ${inv.error}`;
   }
 
   // the stage's budget: a capture that no longer fits is skipped and recorded, so a page that answers slowly

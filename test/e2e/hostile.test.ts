@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults } from '../../src/types.js';
-import { readResults, runCli, scaled, TEST_TIMEOUT, tmpDir, writeFiles } from '../helpers.js';
+import { readResults, runCli, TEST_TIMEOUT, tmpDir, writeFiles } from '../helpers.js';
 
 // Untrusted pages: they reach for the network, open dialogs and popups, navigate away, hang on load.
 const page = (body: string, script = '') => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title>
@@ -107,12 +107,16 @@ describe('hostile pages and bad input', () => {
     expect(byCandidate('popup').status).toBe('scored');
   });
 
-  it('a page that hangs on load ends with a result and a critical defect, within bounded time', () => {
+  // bounded in work, not wall time: the load's own time limit, one question to the page, and nothing more
+  it('a page that hangs on load ends with a result and a critical defect, after the load limit and one unanswered question', () => {
     const r = byCandidate('hang-on-load');
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
     expect(r.scores!.total).toBe(0);
-    expect(r.timings.total!).toBeLessThan(scaled(60_000));
+    const ev = JSON.parse(fs.readFileSync(path.join(out, r.evidenceDir, 'evidence.json'), 'utf8'));
+    expect(ev.static.problems.length, ev.static.problems.join('; ')).toBeLessThanOrEqual(2);
+    expect(ev.static.problems.at(-1)).toMatch(/did not answer/);
+    expect(ev.interaction?.steps ?? []).toEqual([]);
   });
 
   it('the app cannot see the host environment', () => {
@@ -157,17 +161,28 @@ describe('the fence holds against workers, dotfiles, late hangs and dialog flood
     expect(ev.failedRequests.filter((r: { blocked: boolean; url: string }) => r.blocked && /127\.0\.0\.1/.test(r.url)).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a page that locks up after it loaded is a scored hang, found quickly', () => {
+  // "quickly" is counted in work, not wall time (a busy machine stretches every time limit): perception stops
+  // at the first capture that times out on the hung page, and no interaction is attempted against it
+  it('a page that locks up after it loaded is a scored hang, found at the first capture that times out', () => {
     const r = byCandidate('late-hang');
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: expect.stringMatching(/^Page hangs/) });
-    expect(r.timings.total!).toBeLessThan(scaled(60_000));
+    const ev = JSON.parse(fs.readFileSync(path.join(out, r.evidenceDir, 'evidence.json'), 'utf8'));
+    const problems: string[] = ev.static.problems;
+    expect(problems.filter((p) => /timed out/.test(p)).length, problems.join('; ')).toBeLessThanOrEqual(1);
+    expect(problems.at(-1)).toMatch(/stopped answering|did not answer/);
+    expect(ev.interaction?.steps ?? []).toEqual([]);
   });
 
   it('a page that opens dialogs in an endless loop is a scored failure, not a stuck stage', () => {
     const r = byCandidate('alert-loop');
     expect(r.status).toBe('scored');
     expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Dialogs in an endless loop' });
-    expect(r.timings.total!).toBeLessThan(scaled(60_000));
+    // bounded in work: perception gives up within two captures that time out, and nothing is played
+    const ev = JSON.parse(fs.readFileSync(path.join(out, r.evidenceDir, 'evidence.json'), 'utf8'));
+    const problems: string[] = ev.static.problems;
+    expect(problems.filter((p) => /timed out/.test(p)).length, problems.join('; ')).toBeLessThanOrEqual(2);
+    expect(problems.at(-1)).toMatch(/dialogs in an endless loop/);
+    expect(ev.interaction?.steps ?? []).toEqual([]);
   });
 });
