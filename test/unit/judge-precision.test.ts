@@ -99,8 +99,12 @@ describe('key-driven games', () => {
     ev.interaction!.gameLike = true;
     expect(judgeOffline(ev).defects.map((d) => d.code)).not.toContain('keys-dead');
   });
-  it('a calculator that listens for digit keys is not "keys do nothing" because arrows, WASD and Space did nothing', () => {
+  it('a calculator that listens for digit keys, or a p5.js algorithm visualization on a large canvas, is not "keys do nothing" because arrows, WASD and Space did nothing', () => {
     expect(game(0, 0, 'Make a simple calculator web page with the four basic operations.')).toEqual([]);
+    const ev = evidence({ static: perception({ animatedShare: 0, inventory: inventory({ listenedEvents: ['keydown'], canvases: [{ width: 1000, height: 700, areaShare: 0.68 }] }) }) }, keys(0));
+    ev.task.query.prompt = "Create an interactive visualization of Kruskal's and Prim's greedy algorithms for a minimum spanning tree.";
+    ev.interaction!.gameLike = true;
+    expect(judgeOffline(ev).defects.map((d) => d.code)).not.toContain('keys-dead');
   });
 });
 

@@ -346,7 +346,7 @@ export function regularity(f: Facts): CheckResult {
  * Words by which a brief or a page claims keyboard play (English and Cookie-Bench's 8 languages): games,
  * arrow keys, WASD, the space bar, the keyboard.
  */
-const KEY_CLAIM = /\b(arrow|wasd|keyboard|space ?bar|game|juego|jeu|spiel|gioco|jogo|teclado|clavier|tastatur|tastiera|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|клавиш|стрелк|ゲーム|キーボード|矢印|游戏|遊戲|键盘|鍵盤|方向键|게임|키보드|방향키/i;
+const KEY_CLAIM = /\b(arrow|wasd|keyboard|space ?bar|press (space|enter|any key)|game|juego|jeu|spiel|gioco|jogo|teclado|clavier|tastatur|tastiera|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|клавиш|стрелк|ゲーム|キーボード|矢印|游戏|遊戲|键盘|鍵盤|方向键|게임|키보드|방향키/i;
 
 /** Item 9, colour harmony and contrast: axe-core color-contrast results. */
 export function colour(f: Facts): CheckResult {
@@ -676,9 +676,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const still = (f.ev.static?.animatedShare ?? 0) < 0.005 && keys.every((s) => s.effect!.pixelChange < 0.0005);
     // only a page that listens for keys claims keyboard control (an autonomous canvas animation does not)
     const listens = !!f.ev.static?.inventory?.listenedEvents.some((e) => /^key/.test(e));
-    // and only a game or a brief/page that speaks of keys claims the keys tried (arrows, WASD, Space, Enter):
-    // a calculator that listens for digit keys is not broken because the arrows do nothing
-    const claimsKeys = (f.ev.static?.inventory?.canvases ?? []).some((c) => c.areaShare >= 0.3) || KEY_CLAIM.test(`${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`);
+    // and only a brief or page that speaks of a game or of keys claims the keys tried (arrows, WASD, Space,
+    // Enter): a calculator that listens for digit keys, or a p5.js visualization (p5 listens for keys on every
+    // sketch) of a spanning tree, is not broken because the arrows do nothing — a large canvas is no claim
+    const claimsKeys = KEY_CLAIM.test(`${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`);
     // and a game that was moving by itself earlier in the trace and is still now has stopped on its own (a
     // snake that hit the wall while the tester focused the board): its game-over screen ignores keys by design
     const movedBefore = keys.length > 0 && steps.some((s) => s.index < keys[0]!.index && !!s.effect?.baseline && (s.effect.baseline.regions > 0 || s.effect.baseline.mutations > 0));
