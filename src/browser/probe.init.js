@@ -759,9 +759,9 @@
     if (to.x < 0 || to.y < 0 || to.x > innerWidth || to.y > innerHeight) return null;
     return { from: { x: Math.round(a.left + a.width / 2), y: Math.round(a.top + a.height / 2) }, to, text: text(source, 60), zone: cssPath(zone) };
   }
-  /** The page's lists for an agent's observation: each collection's path and its items' texts. */
-  function lists() {
-    return collections([]).map((c) => ({ id: c.id, items: c.items.map((i) => i.text) }));
+  /** What an agent that asks sees beyond the controls: the page's lists (each collection's path and its items' texts) and a drag plan. */
+  function listsAndDrag() {
+    return { lists: collections([]).map((c) => ({ id: c.id, items: c.items.map((i) => i.text) })), dragPlan: dragPlan() };
   }
   function readings(ref, known) {
     const el = ref === undefined || ref === null ? null : state.refs[ref];
@@ -850,7 +850,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, lists, dragPlan, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

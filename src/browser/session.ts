@@ -327,8 +327,7 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   };
 }
 
-/** Playwright's error when the page replaced its document under a call (a reload, a followed link). */
-/** The error of a page call whose document was replaced mid-call (the page reloaded or navigated): busy, not broken. */
+/** Playwright's error when the page replaced its document under a call (a reload, a followed link): busy, not broken. */
 export const CONTEXT_DESTROYED = /Execution context was destroyed/;
 
 /**
@@ -356,7 +355,7 @@ export async function isResponsive(page: Page, ms: number): Promise<boolean> {
  * in a busy loop misses both. Costs `2 × ms` more only on a page that missed the first window. Never throws.
  */
 export async function answers(page: Page, ms: number): Promise<boolean> {
-  return (await isResponsive(page, ms).catch(() => false)) || (!page.isClosed() && (await isResponsive(page, 2 * ms).catch(() => false)));
+  return (await isResponsive(page, ms)) || (!page.isClosed() && (await isResponsive(page, 2 * ms)));
 }
 
 /** Evaluate a string expression in the page (never a compiled function: see probe.init.js), time-boxed. */

@@ -23,8 +23,10 @@ export async function observe(
 ): Promise<Observation> {
   const elements = await scanElements(page, unresponsiveMs);
   const screenshot = agent.wantsScreenshot ? await page.screenshot({ timeout: unresponsiveMs, caret: 'initial' }).catch(() => null) : null;
-  const lists = agent.wantsLists ? await evalIn<{ id: string; items: string[] }[]>(page, 'window.__cookieProbe ? window.__cookieProbe.lists() : []', unresponsiveMs, 'lists').catch(() => undefined) : undefined;
-  const dragPlan = agent.wantsLists ? await evalIn<DragPlan | null>(page, 'window.__cookieProbe ? window.__cookieProbe.dragPlan() : null', unresponsiveMs, 'drag plan').catch(() => null) : null;
+  // one probe call for both (each walks the DOM once, on every step)
+  const more = agent.wantsLists ? await evalIn<{ lists: { id: string; items: string[] }[]; dragPlan: DragPlan | null }>(page, 'window.__cookieProbe ? window.__cookieProbe.listsAndDrag() : { lists: [], dragPlan: null }', unresponsiveMs, 'lists').catch(() => null) : null;
+  const lists = more?.lists;
+  const dragPlan = more?.dragPlan;
   return { step: at.step, budget: at.budget, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { ...DEFAULT_VIEWPORT }, previous: at.previous, ...(lists ? { lists } : {}), ...(dragPlan ? { dragPlan } : {}) };
 }
 

@@ -36,7 +36,6 @@ export interface PerceiveOptions {
 /** An empty page's requestAnimationFrame loop over 600 ms (run before the app loads): frames and elapsed ms. */
 const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 600) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
 
-
 /** Kept free at the end of the perception budget for restoring the viewport and the language check, ms. */
 const BUDGET_RESERVE_MS = 6000;
 /** A capture (screenshot, axe, a viewport) is started only when at least this much budget is left, ms. */

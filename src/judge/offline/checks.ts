@@ -361,7 +361,7 @@ export function colour(f: Facts): CheckResult {
     // a text hardly readable at all (below 2:1), is major. Older evidence without texts: major.
     const total = f.ev.static?.inventory?.visibleTextLength ?? 0;
     const seen = c.texts?.filter((t) => t.ratio === null || t.ratio < 4);
-    const share = seen && total > 0 ? Math.min(c.chars ?? Infinity, seen.reduce((a, t) => a + t.chars, 0)) / total : null;
+    const share = seen && total > 0 ? seen.reduce((a, t) => a + t.chars, 0) / total : null;
     const faintest = Math.min(...(c.texts ?? []).map((t) => t.ratio ?? Infinity));
     const major = share === null || share >= 0.2 || faintest < 2;
     const what = share === null ? '' : ` — ${c.chars} of ${total} characters of text${Number.isFinite(faintest) ? `, the faintest at ${faintest}:1` : ''}${c.texts?.[0]?.text ? `, e.g. "${c.texts[0].text}"` : ''}`;
