@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, Evidence, InteractionTrace, RunResults, TraceStep } from '../../src/types.js';
-import { BIN, readResults, runCli, TEST_TIMEOUT, tmpDir } from '../helpers.js';
+import { BIN, readResults, ROOT, runCli, TEST_TIMEOUT, tmpDir } from '../helpers.js';
 
 // The README's main job, run through the real CLI on the bundled examples.
 let out: string;
@@ -13,10 +13,33 @@ const byId = (id: string): EvaluationResult => run.evaluations.find((e) => e.id 
 const titles = (id: string) => byId(id).defects.map((d) => d.title);
 const readTrace = (id: string): InteractionTrace => JSON.parse(fs.readFileSync(path.join(out, byId(id).evidenceDir, 'trace.json'), 'utf8')) as InteractionTrace;
 
+/**
+ * The README's first command runs this same job (`npx cookie test examples` into cookie-results/; CI runs it
+ * right before `npm test`). When that output dir holds results finished after the current dist/ was built,
+ * the test starts from a copy of it: Cookie's own result cache then reuses every evaluation whose candidate,
+ * query and settings are unchanged (a changed example is evaluated again) and every reporter is written anew,
+ * so what is asserted below is that job's real output. After an edit of Cookie (the global setup rebuilds
+ * dist/), or with COOKIE_EXAMPLES_COLD=1, the job runs here from scratch.
+ */
+function mainJobOutput(): string | null {
+  const dir = path.join(ROOT, 'cookie-results');
+  if (process.env.COOKIE_EXAMPLES_COLD === '1') return null;
+  try {
+    const finished = Date.parse(readResults(dir).finishedAt);
+    const built = fs.statSync(path.join(ROOT, 'dist', '.build-stamp')).mtimeMs;
+    return finished > built && fs.existsSync(path.join(dir, 'cache.json')) ? dir : null;
+  } catch {
+    return null;
+  }
+}
 beforeAll(async () => {
   out = tmpDir('cookie-examples-');
+  const mainJob = mainJobOutput();
+  if (mainJob) fs.cpSync(mainJob, out, { recursive: true });
   cli = await runCli(['test', 'examples', '--output-dir', out, '--concurrency', '2', '--reporter', 'console', '--reporter', 'junit', '--reporter', 'json', '--reporter', 'html', '--reporter', 'leaderboard']);
   run = readResults(out);
+  const reused = run.evaluations.filter((e) => e.cached).length;
+  console.info(mainJob ? `examples: started from the main job's output (${mainJob}); ${reused} of 13 evaluations reused` : 'examples: evaluated from scratch');
 }, TEST_TIMEOUT);
 
 describe('cookie test examples (end to end)', () => {
