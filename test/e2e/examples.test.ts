@@ -25,7 +25,7 @@ function mainJobOutput(): string | null {
   const dir = path.join(ROOT, 'cookie-results');
   if (process.env.COOKIE_EXAMPLES_COLD === '1') return null;
   try {
-    const finished = Date.parse(readResults(dir).finishedAt);
+    const finished = Date.parse(readResults(dir).finishedAt ?? '');
     const built = fs.statSync(path.join(ROOT, 'dist', '.build-stamp')).mtimeMs;
     return finished > built && fs.existsSync(path.join(dir, 'cache.json')) ? dir : null;
   } catch {
