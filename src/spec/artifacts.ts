@@ -81,7 +81,13 @@ export interface CandidateProblem {
 export function candidateProblem(written: string, abs: string, mode: CandidateMode): CandidateProblem | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(written)) return { field: 'path', problem: `"${written}" is a URL, and a URL is not a candidate path`, fix: 'download the file and give its path, relative to the spec' };
   if (/^~(?:[/\\]|$)/.test(written)) return { field: 'path', problem: `"${written}" starts with ~, which is not expanded`, fix: 'use a path relative to the spec (or an absolute path)' };
-  const st = fs.statSync(abs, { throwIfNoEntry: false });
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(abs, { throwIfNoEntry: false });
+  } catch (e) {
+    // a symlink loop (ELOOP), a folder that cannot be searched (EACCES): this candidate's problem, not the run's
+    return { field: 'path', problem: `${written} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, fix: 'point `path` at a readable file or folder (not a symbolic link loop)' };
+  }
   if (!st) return { field: 'path', problem: `artifact not found: ${abs}`, fix: 'check the path (relative to the spec file) or create the artifact' };
   if (!st.isFile() && !st.isDirectory()) return { field: 'path', problem: `${written} is not a regular file or folder`, fix: 'point `path` at an .html file or a folder' };
   if (mode === 'react' && !st.isDirectory()) return { field: 'mode', problem: `is "react" but ${written} is a file (a react candidate is a Vite project folder)`, fix: 'use mode: html for an HTML file, or point `path` at the project folder' };
@@ -94,7 +100,7 @@ export function candidateProblem(written: string, abs: string, mode: CandidateMo
     artifactFiles(abs);
   } catch (e) {
     if (e instanceof ArtifactError) return { field: 'path', problem: e.message, fix: `keep a candidate under ${mb(MAX_ARTIFACT_BYTES)} (leave out large media and data files)` };
-    throw e;
+    return { field: 'path', problem: `${written} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, fix: 'make the candidate readable by the user running Cookie' };
   }
   return null;
 }

@@ -22,6 +22,7 @@ function odd(): string {
   execFileSync('mkfifo', [path.join(dir, 'fifo.html')]);
   fs.writeFileSync(path.join(dir, 'big.html'), '');
   fs.truncateSync(path.join(dir, 'big.html'), 600 * 1024 * 1024); // sparse: nothing is written
+  fs.symlinkSync('loop.html', path.join(dir, 'loop.html'));
   return dir;
 }
 
@@ -32,7 +33,7 @@ function problems(dir: string, candidates: object[]): Record<string, string | un
 }
 
 describe('candidate artifacts are checked at expansion, each a problem of its own evaluation', () => {
-  it('refuses a FIFO, /dev/null, a huge file, a URL, ~, a missing file, react on a file and an html folder without index.html, naming file, field and fix', () => {
+  it('refuses a FIFO, /dev/null, a huge file, a URL, ~, a missing file, react on a file, an html folder without index.html and a symlink loop, naming file, field and fix', () => {
     const dir = odd();
     const p = problems(dir, [
       { name: 'good', mode: 'html', path: 'ok.html' },
@@ -44,6 +45,7 @@ describe('candidate artifacts are checked at expansion, each a problem of its ow
       { name: 'gone', mode: 'html', path: 'nope.html' },
       { name: 'rx', mode: 'react', path: 'ok.html' },
       { name: 'empty', mode: 'html', path: 'empty' },
+      { name: 'loop', mode: 'html', path: 'loop.html' },
     ]);
     const spec = path.join(dir, 'mixed.cookie.yaml');
     expect(p.good).toBeUndefined();
@@ -54,6 +56,7 @@ describe('candidate artifacts are checked at expansion, each a problem of its ow
     expect(p.home).toMatch(/: candidates\.5\.path: "~\/x\.html" starts with ~, which is not expanded\. Fix: use a path relative to the spec/);
     expect(p.gone).toMatch(/: candidates\.6\.path: artifact not found: .*nope\.html\. Fix:/);
     expect(p.rx).toMatch(/: candidates\.7\.mode: is "react" but ok\.html is a file.*Fix: use mode: html/);
+    expect(p.loop).toMatch(/: candidates\.9\.path: loop\.html cannot be read \(ELOOP\)\. Fix:/);
     expect(p.empty).toMatch(/: candidates\.8\.path: folder empty has no index\.html\. Fix: add an index\.html/);
   });
 
