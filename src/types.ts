@@ -125,6 +125,12 @@ export interface EvaluationTask {
   trial?: { index: number; of: number; baseId: string };
   /** The spec's fixture overrides (functions; not serialized). */
   fixtures?: Record<string, unknown>;
+  /**
+   * Set at expansion when the candidate's artifact cannot be evaluated (missing, a URL, `~`, not a regular file
+   * or folder, wrong shape for its mode, too large): one line naming the spec file, the field and the fix.
+   * `--list` shows it; a run records the evaluation as status `error` at stage `load` without a browser.
+   */
+  inputProblem?: string;
 }
 
 // ───────────────────────────── evidence: deploy ─────────────────────────────

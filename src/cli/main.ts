@@ -158,9 +158,15 @@ export async function main(argv: string[]): Promise<void> {
       const outcome = await runCookie(opts);
       if (outcome.listed) {
         const cwd = process.cwd();
-        for (const t of outcome.listed) console.log(`  ${t.id}  ${pc.dim(`${path.relative(cwd, t.suiteFile)} → ${path.relative(cwd, t.candidate.artifactPath)}`)}`);
+        for (const t of outcome.listed) {
+          console.log(`  ${t.id}  ${pc.dim(`${path.relative(cwd, t.suiteFile)} → ${path.relative(cwd, t.candidate.artifactPath)}`)}`);
+          // a candidate that cannot be evaluated: marked under its line (a run records it as an error at stage load)
+          if (t.inputProblem) console.log(`    ${pc.red('✗')} ${t.inputProblem}`);
+        }
         console.log(`Total: ${outcome.listed.length} evaluation${outcome.listed.length === 1 ? '' : 's'} in ${new Set(outcome.listed.map((t) => t.suiteFile)).size} spec file${new Set(outcome.listed.map((t) => t.suiteFile)).size === 1 ? '' : 's'}`);
       }
+      const refused = outcome.listed?.filter((t) => t.inputProblem).length ?? 0;
+      if (refused) console.error(pc.red(`✗ ${refused} evaluation${refused > 1 ? 's' : ''} cannot run (marked ✗ above; a run records ${refused > 1 ? 'them' : 'it'} as status error at stage load): exit code 1`));
       if (outcome.note) console.log(outcome.note);
       if (!outcome.reported) for (const e of outcome.specErrors) console.error(`${pc.red('✗')} ${e}`);
       else if (outcome.specErrors.length && outcome.run) {

@@ -2,43 +2,42 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/schema.js';
+import { ArtifactError } from '../errors.js';
 import { PROMPTS_DIR } from '../prompts.js';
+import { artifactFiles, MAX_ARTIFACT_BYTES } from '../spec/artifacts.js';
 import type { EvaluationResult, EvaluationTask } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
 
 /** File of the result cache inside the output dir. */
 export const CACHE_FILE = 'cache.json';
-const SKIP = new Set(['node_modules', 'dist', 'build', '.git', '.vite', '.next']);
+/** Bytes read at a time while hashing (files are streamed, never held whole). */
+const CHUNK = 1 << 20;
 
-/** sha256 of the candidate's files: an HTML file with the local files it references, or a whole folder (without node_modules and build output). */
+/**
+ * sha256 of the candidate's files ({@link artifactFiles}): an HTML file with the local files it references,
+ * or a whole folder (without node_modules and build output). Files are read in chunks; a file that is no
+ * longer a regular file when opened (swapped for a FIFO or device) is refused, never read.
+ * @returns the hash, or 'missing' when `p` does not exist
+ * @throws ArtifactError when `p` is not a regular file or folder, or is over {@link MAX_ARTIFACT_BYTES}
+ */
 export function hashArtifact(p: string): string {
-  const h = crypto.createHash('sha256');
   if (!fs.existsSync(p)) return 'missing';
-  const add = (file: string, rel: string) => {
+  const h = crypto.createHash('sha256');
+  const buf = Buffer.alloc(CHUNK);
+  for (const { file, rel } of artifactFiles(p)) {
     h.update(rel);
     h.update('\0');
-    h.update(fs.readFileSync(file));
+    // O_NONBLOCK: opening a FIFO put in its place would otherwise wait for a writer
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new ArtifactError(`${file} is not a regular file`);
+      for (let n; (n = fs.readSync(fd, buf, 0, CHUNK, null)) > 0; ) h.update(buf.subarray(0, n));
+    } finally {
+      fs.closeSync(fd);
+    }
     h.update('\0');
-  };
-  const walk = (dir: string, base: string, filter: (name: string) => boolean) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (SKIP.has(e.name) || e.name === 'cookie-results') continue;
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full, base, filter);
-      else if (e.isFile() && filter(e.name)) add(full, path.relative(base, full));
-    }
-  };
-  if (fs.statSync(p).isFile()) {
-    add(p, path.basename(p));
-    // the local files it references (scripts, styles, images) can change what it shows; other files cannot
-    const html = fs.readFileSync(p, 'utf8');
-    const refs = new Set([...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"'#?]+)/gi)].map((m) => m[1]!).filter((r) => !/^(?:[a-z]+:|\/\/)/i.test(r)));
-    for (const r of [...refs].sort()) {
-      const f = path.resolve(path.dirname(p), r.startsWith('/') ? `.${r}` : r);
-      if (fs.existsSync(f) && fs.statSync(f).isFile()) add(f, r);
-    }
-  } else walk(p, p, () => true);
+  }
   return h.digest('hex');
 }
 

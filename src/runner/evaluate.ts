@@ -262,8 +262,8 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 }
 
 /**
- * Run one evaluation end to end and return its result — never throws: a missing artifact is status
- * `error` at stage `load`, a harness failure is status `error` at the stage that failed, and every
+ * Run one evaluation end to end and return its result — never throws: a missing artifact, or one refused
+ * at expansion (`task.inputProblem`), is status `error` at stage `load`, a harness failure is status `error` at the stage that failed, and every
  * misbehaviour of the app itself is evidence for the judge.
  */
 export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Promise<EvaluationResult> {
@@ -312,6 +312,8 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     if (gen?.status === 'error') return done({ ...base, error: { stage: 'generate', message: gen.reason ?? 'the model could not be reached' } });
     return done({ ...base, error: { stage: 'load', message: `artifact not found: ${task.candidate.artifactPath}` } });
   }
+  // refused at expansion (a FIFO or device, a URL, the wrong shape for its mode, too large): this evaluation alone
+  if (task.inputProblem) return done({ ...base, error: { stage: 'load', message: task.inputProblem } });
   let evidence: Evidence;
   try {
     evidence = await collectEvidence(task, ctx, timings);

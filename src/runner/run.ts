@@ -10,7 +10,7 @@ import { BrowserPool, openBrowser, webglRenderer } from '../browser/launch.js';
 import { CDN_INSTALL_FIX, offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
-import { CookieError, InputError } from '../errors.js';
+import { ArtifactError, CookieError, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
 import { createJudge, createReporters, loadAgentPlugin } from '../plugins/load.js';
 import { resolveEntryPath } from '../plugins/paths.js';
@@ -284,7 +284,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       filters.push('--last-failed');
     }
   }
-  if (o.list && tasks.length) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, listed: tasks };
+  // a candidate that cannot be evaluated is listed with its problem, and fails the listing as it would the run
+  if (o.list && tasks.length) return { run: null, exitCode: specErrors.length || tasks.some((t) => t.inputProblem) ? 1 : 0, specErrors, inputs, reported, listed: tasks };
   if (!tasks.length) {
     const msg = `no evaluations match ${filters.join(' ')} (${all} in ${suites.length} spec${suites.length === 1 ? '' : 's'})`;
     if (o.passWithNoTests) return { run: null, exitCode: specErrors.length ? 1 : 0, specErrors, inputs, reported, note: `${msg}; exit code 0 (--pass-with-no-tests)` };
@@ -301,7 +302,18 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   inputs.push(...generationInputs(tasks));
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
-  const keys = new Map(tasks.map((t) => [t.id, cacheKey(t, config)]));
+  // a candidate refused at expansion is not hashed (it may be a FIFO, a device or too large); one that became
+  // unusable since (hashArtifact refuses it) is refused the same way: that evaluation alone, never the run
+  const keys = new Map(tasks.map((t) => {
+    if (t.inputProblem) return [t.id, ''];
+    try {
+      return [t.id, cacheKey(t, config)];
+    } catch (e) {
+      if (!(e instanceof ArtifactError)) throw e;
+      t.inputProblem = `${t.suiteFile}: candidate ${t.candidate.name}: ${e.message}`;
+      return [t.id, ''];
+    }
+  }));
 
   // the browser is launched only when an evaluation actually needs one (a fully cached run never does); it may
   // resolve the host name of deploy.publicUrl (by which it reaches the apps and their fence proxies)
@@ -322,12 +334,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const pool = new BrowserPool(config.browser.executablePath, config.browser.args, resolvable);
   const previous = ResultsStore.read(outputDir);
   const cached = new Map(tasks.flatMap((t) => {
-    const hit = useCache ? cache.get(t.id, keys.get(t.id)!) : null;
+    const hit = useCache && !t.inputProblem ? cache.get(t.id, keys.get(t.id)!) : null;
     return hit ? [[t.id, { ...hit, thresholds: t.thresholds, passed: meetsThresholds({ ...hit, thresholds: t.thresholds, expectStatus: t.expectStatus }) }] as const] : [];
   }));
   // set whenever an evaluation will run (a fully cached run launches no browser and evaluates nothing)
   let environment: EnvironmentInfo | null = null;
-  if (cached.size < tasks.length) {
+  // evaluations that need a browser: not cached, not refused at expansion (those are recorded without one)
+  const needBrowser = tasks.some((t) => !cached.has(t.id) && !t.inputProblem);
+  if (needBrowser) {
     try {
       // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
       if (remote) environment = await describeEnvironment(await getBrowser(), config);
@@ -349,7 +363,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const store = new ResultsStore(outputDir, {
     schemaVersion: 1,
     cookieVersion: COOKIE_VERSION,
-    browserVersion: env?.browserVersion ?? previous?.browserVersion ?? 'not launched (all evaluations cached)',
+    browserVersion: env?.browserVersion ?? previous?.browserVersion ?? 'not launched (no evaluation needed a browser)',
     startedAt: new Date().toISOString(),
     config: redactConfig(config),
     environment: env,
@@ -360,12 +374,12 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   // deploy settings that are allowed but worth saying (a public URL with a local browser, apps on the network)
-  if (cached.size < tasks.length) for (const n of deployNotes(config)) await reporter.onError(`note: ${n}`);
+  if (needBrowser) for (const n of deployNotes(config)) await reporter.onError(`note: ${n}`);
   // the offline CDN copies are an optional package: say once per run how to add them
-  if (config.offlineCdn && cached.size < tasks.length && !offlineCdnInstalled()) {
+  if (config.offlineCdn && needBrowser && !offlineCdnInstalled()) {
     await reporter.onError(`note: the offline CDN copies are not installed, so requests to public CDNs (three.js, React, Tailwind, ...) are recorded as unresolved environment failures. Fix: ${CDN_INSTALL_FIX}`);
   }
-  const toEvaluate = tasks.length - cached.size;
+  const toEvaluate = tasks.filter((t) => !cached.has(t.id) && !t.inputProblem).length;
   if (toEvaluate > 1 && o.concurrency === undefined && !concurrencySet) {
     await reporter.onError(`note: evaluating one at a time: ${configSource === '--reporter' ? 'there is no cookie.config.ts' : `${configSource} does not set \`concurrency\``}, and its default is 1. Fix: set \`concurrency: 2\` in the config (or pass --concurrency 2) to run ${Math.min(2, toEvaluate)} at once (each takes a browser and a CPU core)`);
   }
@@ -397,7 +411,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     // cut short by Ctrl-C (its browser and processes were killed): not a finished evaluation, so neither
     // stored nor cached; the next run evaluates it again
     if (interrupted) return;
-    result.cacheKey = keys.get(task.id);
+    result.cacheKey = keys.get(task.id) || undefined;
     cache.put(task.id, keys.get(task.id)!, result); // first the cache, then results.json: what results.json shows finished is resumable
     store.add(result);
     await reporter.onEvaluationEnd(result);

@@ -8,7 +8,7 @@ import { timebox } from '../util/timebox.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { zodToInputError } from '../util/zod-error.js';
 import { toIso6391 } from './language.js';
-import { loadBenchQueries } from './queries-jsonl.js';
+import { isPlainId, loadBenchQueries } from './queries-jsonl.js';
 import { describeLoadError } from '../util/load-error.js';
 import { SPEC_HINTS, specSchema } from './schema.js';
 
@@ -131,6 +131,7 @@ function buildSuite(raw: object, file: string, typos: { path: string; key: strin
   if (spec.query) {
     const q = spec.query;
     const language = toIso6391(q.language);
+    if (!isPlainId(q.id)) errors.push(new InputError(file, 'query.id', `"${q.id}" contains a path separator or is "." / ".." (it is put into candidate paths as {data_id})`, 'use a plain id such as todo-app, without /, \\ or ..'));
     if (!language) errors.push(new InputError(file, 'query.language', `"${q.language}" is not a known language`, SPEC_HINTS.language!));
     else queries = [{ id: q.id, prompt: q.prompt, language, languageLabel: q.language, kind: q.kind, category: q.category, difficulty: q.difficulty }];
   } else {

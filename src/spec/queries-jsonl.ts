@@ -22,11 +22,16 @@ export function kindFromL1(l1: string | undefined): QueryKind | null {
   return null;
 }
 
+/** True for a data_id that is safe as a file name in a `{data_id}` path: no `/`, `\\` or NUL, not `.` or `..`. */
+export function isPlainId(id: string): boolean {
+  return !/[/\\\0]/.test(id) && id !== '.' && id !== '..';
+}
+
 /**
  * Load a Cookie-Bench JSONL file into queries. Tolerates label noise (unknown L1 → dynamic, unknown
  * language → `und`) and reports it in `problems`, never crashing on it (METHOD.md §10).
  * A UTF-8 byte-order mark and CRLF line ends are accepted.
- * @throws InputError listing every line that is not JSON or lacks `data_id` / `query` (file:line named, one line each)
+ * @throws InputError listing every line that is not JSON, lacks `data_id` / `query`, or has a data_id with a path separator or `..` (file:line named, one line each)
  */
 export function loadBenchQueries(file: string): { queries: Query[]; problems: string[] } {
   if (!fs.existsSync(file)) throw new InputError(file, 'queries', 'query file not found', 'check the path (relative to the spec file)');
@@ -49,6 +54,8 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
     if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
     if (typeof rec.query !== 'string' || !rec.query.trim()) return void errors.push(new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`"));
     const id = String(rec.data_id);
+    // {data_id} is put into candidate paths: an id that is not a plain file name would reach outside the answers folder
+    if (!isPlainId(id)) return void errors.push(new InputError(where, 'data_id', `"${id}" contains a path separator or is "." / ".." (it is put into candidate paths as {data_id})`, 'use a plain id such as webdev_1, without /, \\ or ..'));
     if (seen.has(id)) problems.push(`${where}: duplicate data_id ${id} (later record kept too)`);
     seen.add(id);
     let kind = kindFromL1(rec.L1);
