@@ -213,3 +213,36 @@ describe('every problem of a spec file at once', () => {
     expect(e!.warnings).toEqual([`${path.join(dir, 'a.cookie.yaml')}: query.dificulty: unknown key — did you mean "difficulty"? (extra keys are allowed, but this one looks like a typo and is ignored)`]);
   });
 });
+
+describe('the same query or candidate in two places', () => {
+  const spec = (id: string, prompt: string, names: string[], file: string) => resolveSpec({ query: { id, prompt, language: 'en', kind: 'dynamic' }, candidates: names.map((name) => ({ name, mode: 'html', path: 'a.html' })) }, file).suite;
+
+  it('one query id with two different briefs is an error naming both files', () => {
+    expect(() => expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a weather dashboard', ['m1'], '/d/b.cookie.yaml')], {})).toThrow(
+      '/d/b.cookie.yaml: query.id: "same" is also the id of a different query (prompt differs) in /d/a.cookie.yaml. Fix: give every query its own id',
+    );
+  });
+
+  it('the same brief in two specs splits its candidates across them; a candidate given twice is an error naming both places', () => {
+    const tasks = expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a calculator', ['m2'], '/d/b.cookie.yaml')], {});
+    expect(tasks.map((t) => t.id)).toEqual(['same/m1', 'same/m2']);
+    expect(() => expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a calculator', ['m1'], '/d/b.cookie.yaml')], {})).toThrow(
+      '/d/b.cookie.yaml: candidates.0.name: candidate "m1" of query "same" is also given in /d/a.cookie.yaml. Fix:',
+    );
+    // two entries of one TS spec array
+    expect(() => expandTasks([spec('same', 'P', ['m1'], '/d/t.cookie.spec.ts'), spec('same', 'Q', ['m1'], '/d/t.cookie.spec.ts')], {})).toThrow('/d/t.cookie.spec.ts (spec 1): query.id: "same" is also the id of a different query (prompt differs) in /d/t.cookie.spec.ts (spec 0)');
+  });
+
+  it('names that become the same task id once made file-system safe are an error naming both', () => {
+    expect(() => expandTasks([spec('q', 'P', ['a/b', 'a-b'], '/d/a.cookie.yaml')], {})).toThrow(
+      '/d/a.cookie.yaml: candidates.1.name: query "q" × candidate "a-b" has the same task id "q/a-b" as query "q" × candidate "a/b" in /d/a.cookie.yaml',
+    );
+  });
+
+  it('a data_id twice in a JSONL file is an error naming the file and both lines', () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'q.jsonl': [{ data_id: 'w1', query: 'a' }, { data_id: 'w2', query: 'b' }, { data_id: 'w1', query: 'c' }].map((r) => JSON.stringify({ ...r, L1: 'Static web pages', language: 'English' })).join('\n') });
+    const file = path.join(dir, 'q.jsonl');
+    expect(() => loadBenchQueries(file)).toThrow(`${file}:3: data_id: "w1" is also the data_id of line 1 (${file}:1 and ${file}:3). Fix: give every record a unique data_id`);
+  });
+});
