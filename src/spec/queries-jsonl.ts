@@ -46,7 +46,7 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
       return;
     }
     if (!rec || typeof rec !== 'object') return void errors.push(new InputError(where, '(line)', 'is not a JSON object', 'write one JSON object per line'));
-    if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
+    if (rec.data_id === undefined || rec.data_id === null || String(rec.data_id).trim() === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
     if (typeof rec.query !== 'string' || !rec.query.trim()) return void errors.push(new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`"));
     const id = String(rec.data_id);
     const first = seen.get(id);

@@ -246,3 +246,20 @@ describe('the same query or candidate in two places', () => {
     expect(() => loadBenchQueries(file)).toThrow(`${file}:3: data_id: "w1" is also the data_id of line 1 (${file}:1 and ${file}:3). Fix: give every record a unique data_id`);
   });
 });
+
+describe('blank ids, names and briefs', () => {
+  it('a blank query id, prompt or candidate name is an error naming file and field', () => {
+    const q = good.query;
+    expect(errorOf({ ...good, query: { ...q, id: '  ' } }).message).toBe('/x/spec.cookie.yaml: query.id: is empty or blank. Fix: give the query a unique id such as "todo-app"');
+    expect(errorOf({ ...good, query: { ...q, prompt: '   ' } }).message).toBe("/x/spec.cookie.yaml: query.prompt: is empty or blank. Fix: give the user's brief as `prompt:`");
+    expect(errorOf({ ...good, candidates: [{ name: '  ', mode: 'html', path: 'a.html' }, { name: '\t', mode: 'html', path: 'b.html' }] }).message).toBe(
+      ['/x/spec.cookie.yaml: candidates.0.name: is empty or blank. Fix: name the candidate, usually after the model', '/x/spec.cookie.yaml: candidates.1.name: is empty or blank. Fix: name the candidate, usually after the model'].join('\n'),
+    );
+  });
+
+  it('a blank data_id in JSONL is missing', () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'q.jsonl': JSON.stringify({ data_id: '  ', query: 'a', L1: 'Static web pages', language: 'English' }) });
+    expect(() => loadBenchQueries(path.join(dir, 'q.jsonl'))).toThrow(`${path.join(dir, 'q.jsonl')}:1: data_id: is missing`);
+  });
+});
