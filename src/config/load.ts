@@ -14,7 +14,7 @@ export const CONFIG_FILES = ['cookie.config.ts', 'cookie.config.mts', 'cookie.co
 const HINTS: Record<string, string> = {
   concurrency: 'use a whole number from 1 to 64',
   steps: 'use a whole number of steps from 1 to 200 (the paper uses 25)',
-  kind: 'use "offline"',
+  kind: 'use "offline" (the built-in explorer or judge) or "model" (with a `model:` setting)',
   include: 'use a list of glob strings such as ["**/*.cookie.yaml"]',
   reporters: 'use names such as ["console", "junit"] or ["junit", { outputFile: "junit.xml" }]',
   width: 'use a width in px between 200 and 4000',
@@ -64,7 +64,8 @@ export function redactConfig<T>(config: T): T {
  * @throws InputError naming the file, the field and the fix (one line per problem)
  */
 export function resolveConfig(input: unknown, file = '(inline config)', also: InputError[] = []): ResolvedConfig {
-  const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>));
+  // reportInput: a missing key is told apart from a wrong value ("is missing", src/util/zod-error.ts)
+  const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>), { reportInput: true });
   // every problem of the file in one go: the schema's and the caller's (e.g. unknown reporter names)
   const problems = [...(parsed.success ? [] : zodIssueErrors(file, parsed.error, HINTS, configSchema)), ...also];
   if (problems.length) throw combineInputErrors(problems, 8);

@@ -92,3 +92,10 @@ describe('a config that fails outside a plain throw', () => {
     expect(scrubDataUrls('at data:text/javascript,__filename%3D%22x%22%3Bvar (1:2)', '/c.ts')).toBe('at /c.ts (1:2)');
   });
 });
+
+describe('config messages that agree with themselves', () => {
+  it('an exclusive lower bound says "above", and agent.kind lists both kinds', () => {
+    expect(() => resolveConfig({ timeouts: { navigation: -5 } }, 'c.ts')).toThrow('c.ts: timeouts.navigation: Too small: expected number to be >0. Fix: use a number above 0');
+    expect(() => resolveConfig({ agent: { kind: 'bogus' } }, 'c.ts')).toThrow(/c\.ts: agent\.kind: .*Fix: use "offline" \(the built-in explorer or judge\) or "model"/);
+  });
+});

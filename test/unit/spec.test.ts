@@ -263,3 +263,14 @@ describe('blank ids, names and briefs', () => {
     expect(() => loadBenchQueries(path.join(dir, 'q.jsonl'))).toThrow(`${path.join(dir, 'q.jsonl')}:1: data_id: is missing`);
   });
 });
+
+describe('missing query keys', () => {
+  it('a missing id (string or number) and a missing kind (enum) say "is missing"', () => {
+    const { id: _id, kind: _kind, ...rest } = good.query;
+    expect(errorOf({ ...good, query: rest }).message).toBe(
+      ['/x/spec.cookie.yaml: query.id: is missing. Fix: give the query a unique id such as "todo-app"', '/x/spec.cookie.yaml: query.kind: is missing. Fix: use "static" or "dynamic"'].join('\n'),
+    );
+    // a wrong kind is still a wrong value
+    expect(errorOf({ ...good, query: { ...good.query, kind: 'x' } }).message).toMatch(/query\.kind: Invalid option/);
+  });
+});
