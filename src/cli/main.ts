@@ -29,11 +29,61 @@ const toInt = (v: unknown, flag: string): number | undefined => {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) {
-    console.error(`${pc.red('✗')} ${flag}: "${v}" is not a whole number ≥ 1. Fix: pass e.g. ${flag} 2`);
+    console.error(`${pc.red('✗')} ${flag} ${v}: must be a whole number ≥ 1. Fix: pass e.g. ${flag} 2`);
     process.exit(2);
   }
   return n;
 };
+
+/** Marks a flag value as a string for the parse (cac's parser turns "2024", "0404", "1e3" and "" into numbers); removed after. */
+const RAW = '\u0000';
+
+/**
+ * Prepare argv for cac: the value of a string option (`strings`, camelCase names such as outputDir, grep, t)
+ * is marked with {@link RAW} so it stays the exact text typed, and a negative number after any option that
+ * takes a value (`valued`) is joined to it (`--concurrency -1` → `--concurrency=-1`), so it is checked as
+ * that option's value instead of being read as an unknown option `-1`. Nothing after `--` is touched.
+ * @param argv process.argv (the first two entries, node and the script, are kept as they are)
+ * @returns the new argv; {@link unmarkFlagValues} undoes the marks on the parsed options
+ */
+export function markFlagValues(argv: string[], valued: Set<string>, strings: Set<string>): string[] {
+  const out = argv.slice(0, 2);
+  for (let i = 2; i < argv.length; i++) {
+    const tok = argv[i]!;
+    if (tok === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const m = tok.match(/^(--?)([^=]+)(?:=([\s\S]*))?$/);
+    const name = !m ? '' : m[1] === '--' ? m[2]!.split('.')[0]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) : m[2]!.length === 1 ? m[2]! : '';
+    if (!m || !valued.has(name)) {
+      out.push(tok);
+      continue;
+    }
+    const mark = strings.has(name) ? RAW : '';
+    const next = argv[i + 1];
+    if (m[3] !== undefined) out.push(`${m[1]}${m[2]}=${mark}${m[3]}`);
+    else if (next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${tok}=${mark}${next}`);
+      i++;
+    } else if (next !== undefined && next !== '--' && !next.startsWith('-') && mark) {
+      out.push(tok, `${mark}${next}`);
+      i++;
+    } else out.push(tok);
+  }
+  return out;
+}
+
+/** Remove the {@link RAW} marks from parsed option values (strings, and strings inside arrays and objects), in place. */
+export function unmarkFlagValues(v: unknown): unknown {
+  if (typeof v === 'string') return v.startsWith(RAW) ? v.slice(RAW.length) : v;
+  if (Array.isArray(v)) v.forEach((x, i) => (v[i] = unmarkFlagValues(x)));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (v as Record<string, unknown>)[k] = unmarkFlagValues(x);
+  return v;
+}
+
+/** Options of `cookie test` that take one value: given twice, the run stops instead of using both or one. */
+const SINGLE = ['grep', 'outputDir', 'config', 'shard', 'concurrency', 'steps', 'repeatEach', 'bail', 'maxFailures'];
 
 /** `--shard i/n`, or exit 2 with one line naming the flag and the fix. */
 const parseShardFlag = (v: string) => {
@@ -58,6 +108,12 @@ function flagError(message: string): null {
  * @returns the options for {@link runCookie}, or null after printing one line for a bad or conflicting flag
  */
 export function runnerFlags(flags: Record<string, unknown>): Pick<RunOptions, 'grep' | 'bail' | 'list' | 'lastFailed' | 'passWithNoTests' | 'outputFiles'> | null {
+  const spell = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  for (const k of SINGLE) {
+    const v = flags[k];
+    if (Array.isArray(v)) return flagError(`${k === 'grep' ? '-t/--grep' : spell(k)}: given ${v.length} times (${v.map((x) => JSON.stringify(String(x))).join(', ')}). Fix: pass it once`);
+  }
+  if (flags.reporter !== undefined && [flags.reporter].flat().some((r) => r === '' || r === true)) return flagError('--reporter: needs a name. Fix: e.g. --reporter junit');
   const grep = flags.grep === undefined ? undefined : String(flags.grep);
   if (flags.grep === true || grep === '') return flagError('-t/--grep: needs a pattern. Fix: e.g. -t todo');
   if (grep !== undefined) {
@@ -74,7 +130,6 @@ export function runnerFlags(flags: Record<string, unknown>): Pick<RunOptions, 'g
   if (flags.bail !== undefined && flags.maxFailures !== undefined && Number(flags.bail) !== Number(flags.maxFailures)) return flagError(`--bail ${flags.bail} and --max-failures ${flags.maxFailures} conflict (they are the same setting). Fix: pass one of them`);
   const bail = flags.bail ?? flags.maxFailures;
   const conflicts: [string, string][] = [['list', 'watch'], ['list', 'bail'], ['list', 'maxFailures'], ['lastFailed', 'watch']];
-  const spell = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   for (const [a, b] of conflicts) if (flags[a] !== undefined && flags[a] !== false && flags[b] !== undefined && flags[b] !== false) return flagError(`${spell(a)} and ${spell(b)} conflict. Fix: pass one of them`);
   const reporters = toList(flags.reporter) ?? [];
   if (flags.silent && reporters.includes('console')) return flagError('--silent and --reporter console conflict. Fix: pass one of them');
@@ -348,7 +403,12 @@ export async function main(argv: string[]): Promise<void> {
   cli.help();
   cli.version(COOKIE_VERSION);
   try {
-    cli.parse(argv, { run: false });
+    // string values stay the text typed; a negative number after an option is that option's value
+    const options = cli.commands.flatMap((c) => c.options).concat(cli.globalCommand.options);
+    const valued = new Set(options.filter((o) => o.required !== undefined).flatMap((o) => o.names));
+    const strings = new Set(['outputDir', 'reporter', 'config', 'grep', 't', 'shard', 'outputFile']);
+    cli.parse(markFlagValues(argv, valued, strings), { run: false });
+    unmarkFlagValues(cli.options);
     if (!cli.matchedCommand && !cli.options.help && !cli.options.version) {
       if (cli.args.length) {
         console.error(`${pc.red('✗')} unknown command "${cli.args.join(' ')}". Fix: run \`cookie --help\``);

@@ -14,7 +14,7 @@ export const CONFIG_FILES = ['cookie.config.ts', 'cookie.config.mts', 'cookie.co
 const HINTS: Record<string, string> = {
   concurrency: 'use a whole number from 1 to 64',
   steps: 'use a whole number of steps from 1 to 200 (the paper uses 25)',
-  kind: 'use "offline"',
+  kind: 'use "offline" (the built-in explorer or judge) or "model" (with a `model:` setting)',
   include: 'use a list of glob strings such as ["**/*.cookie.yaml"]',
   reporters: 'use names such as ["console", "junit"] or ["junit", { outputFile: "junit.xml" }]',
   width: 'use a width in px between 200 and 4000',
@@ -64,11 +64,78 @@ export function redactConfig<T>(config: T): T {
  * @throws InputError naming the file, the field and the fix (one line per problem)
  */
 export function resolveConfig(input: unknown, file = '(inline config)', also: InputError[] = []): ResolvedConfig {
-  const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>));
+  // reportInput: a missing key is told apart from a wrong value ("is missing", src/util/zod-error.ts)
+  const parsed = configSchema.safeParse(applyEnv((input ?? {}) as Record<string, unknown>), { reportInput: true });
   // every problem of the file in one go: the schema's and the caller's (e.g. unknown reporter names)
   const problems = [...(parsed.success ? [] : zodIssueErrors(file, parsed.error, HINTS, configSchema)), ...also];
   if (problems.length) throw combineInputErrors(problems, 8);
   return parsed.data!;
+}
+
+/** The first line of an error's message, with tsx's `data:text/javascript,…` module URLs replaced by `file`. */
+function firstLine(e: unknown, file: string): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return scrubDataUrls(msg.split('\n').find((l) => l.trim())?.trim() ?? 'unknown error', file);
+}
+
+/** `text` with every `data:` URL (tsx loads a transpiled module as one, kilobytes long) replaced by `file`. */
+export function scrubDataUrls(text: string, file: string): string {
+  return text.replace(/data:[a-z]+\/[a-z+-]+[,;][^\s)'"]*/gi, file);
+}
+
+/** Config files whose uncaught errors are reported as theirs (see {@link guardConfigFile}). */
+const guarded = new Set<string>();
+/** Unhandled rejections collected while a config file loads (null when none is loading). */
+let pending: { promise?: Promise<unknown>; reason: unknown }[] | null = null;
+
+/**
+ * The config file an uncaught error came from: the guarded config whose path (plain or URL-encoded,
+ * as in tsx's data: URL of the transpiled module) appears in the error's stack; null for other errors.
+ * @param e what was thrown or rejected
+ * @param files the config files to look for (default: every file {@link loadConfig} loaded)
+ */
+export function configFileOfError(e: unknown, files: Iterable<string> = guarded): string | null {
+  const stack = e instanceof Error ? (e.stack ?? '') : '';
+  for (const f of files) if (stack.includes(f) || stack.includes(encodeURIComponent(f))) return f;
+  return null;
+}
+
+/**
+ * The one line reported when config code throws after the config loaded (a timer, an event), naming the file.
+ * @param e the uncaught error
+ * @param file the config file it came from
+ */
+export function configFaultMessage(e: unknown, file: string): string {
+  return `${file}: (file): threw after it loaded: ${firstLine(e, file)}. Fix: the config must only export settings; do not start timers, servers or promises that can fail at the top level`;
+}
+
+/**
+ * Watch for errors a config file's code throws outside the import (a rejected promise, a timer): while it
+ * loads they are collected for {@link loadConfig}; later they end the process with exit code 2 and one line
+ * naming the file ({@link configFaultMessage}) instead of Node's crash dump of the transpiled module.
+ * Errors from anything else keep Node's behaviour (stack on stderr, exit code 1).
+ */
+function guardConfigFile(file: string): void {
+  const first = guarded.size === 0;
+  guarded.add(file);
+  if (!first) return;
+  const onError = (event: 'uncaughtException' | 'unhandledRejection') => (e: unknown, p?: Promise<unknown>) => {
+    const from = configFileOfError(e);
+    if (from && pending && event === 'unhandledRejection') {
+      pending.push({ promise: p, reason: e });
+      return;
+    }
+    if (from) {
+      process.stderr.write(`✗ ${configFaultMessage(e, from)}\n`);
+      process.exit(2);
+    }
+    // not the config's: behave as Node does without a listener, unless another listener handles it
+    if (process.listenerCount(event) > 1) return;
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', onError('uncaughtException'));
+  process.on('unhandledRejection', onError('unhandledRejection'));
 }
 
 /**
@@ -87,18 +154,42 @@ export async function loadConfig(cwd: string, explicit?: string, check?: (value:
     file = CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => fs.existsSync(f)) ?? null;
   }
   if (!file) return { config: resolveConfig({}), file: null };
+  guardConfigFile(file);
+  const stray: { promise?: Promise<unknown>; reason: unknown }[] = [];
+  pending = stray;
   let mod: Record<string, unknown>;
+  let value: UserConfig | undefined;
   try {
-    mod = await freshImport(file);
-  } catch (e) {
-    const { why, fix } = describeLoadError(e, 'defineConfig');
-    throw new InputError(file, '(file)', `cannot be loaded: ${why}`, fix);
+    try {
+      mod = await freshImport(file);
+    } catch (e) {
+      const { why, fix } = describeLoadError(e, 'defineConfig');
+      throw new InputError(file, '(file)', `cannot be loaded: ${scrubDataUrls(why, file)}`, fix);
+    }
+    const exported = defaultExport(mod);
+    try {
+      // `export default Promise.resolve({...})` (or an async helper's promise) is awaited
+      value = (await exported) as UserConfig | undefined;
+    } catch (e) {
+      throw new InputError(file, 'default export', `rejected: ${firstLine(e, file)}`, 'export the config object itself, or a promise that resolves to it: `export default defineConfig({ ... })`');
+    }
+    // a promise the file left rejected without a handler (not its default export)
+    const other = stray.find((r) => r.promise !== exported);
+    if (other) throw new InputError(file, '(file)', `a promise rejected while it loaded: ${firstLine(other.reason, file)}`, 'handle (await or .catch) every promise the config starts, or start none at the top level');
+  } finally {
+    pending = null;
   }
-  const value = defaultExport(mod) as UserConfig | undefined;
   if (value === undefined) {
     throw new InputError(file, 'default export', 'is missing', 'add `export default defineConfig({ ... })`');
   }
-  const config = resolveConfig(value, file, check?.(value, file) ?? []);
+  let config: ResolvedConfig;
+  try {
+    config = resolveConfig(value, file, check?.(value, file) ?? []);
+  } catch (e) {
+    if (e instanceof InputError || (e as { code?: string }).code === 'ERR_COOKIE_INPUT') throw e;
+    // a getter or proxy in the config threw while Cookie read it
+    throw new InputError(file, 'default export', `throws when read: ${firstLine(e, file)}`, 'export plain values (no getters or proxies that throw): `export default defineConfig({ ... })`');
+  }
   // plugin module paths (reporters, agent.use, judge.use) are relative to the config file
   const dir = path.dirname(file);
   config.reporters = config.reporters.map((r) => resolveEntryPath(r, dir));

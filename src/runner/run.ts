@@ -265,7 +265,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
 
   inputs.push(...suites.flatMap((s) => (s.queriesFile ? [s.queriesFile] : [])));
-  const allTasks = expandTasks(suites, config.thresholds);
+  let allTasks: EvaluationTask[];
+  try {
+    allTasks = expandTasks(suites, config.thresholds);
+  } catch (e) {
+    // two specs that contradict each other (one query id, two briefs; a candidate given twice): nothing runs
+    await reporter.onError((e as Error).message);
+    return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
+  }
   let tasks = repeatTasks(o.shard ? selectShard(allTasks, o.shard) : allTasks, o.repeatEach ?? config.trials.repeatEach);
   const all = tasks.length;
   const filters: string[] = [];

@@ -110,7 +110,8 @@ export function resolveSpec(raw: unknown, file: string): { suite: Suite; problem
 
 /** {@link resolveSpec} after its top-level check: every problem it can find in one pass, thrown together. */
 function buildSuite(raw: object, file: string, typos: { path: string; key: string; suggestion: string }[]): { suite: Suite; problems: string[] } {
-  const parsed = specSchema.safeParse(raw);
+  // reportInput: a missing key is told apart from a wrong value ("is missing", src/util/zod-error.ts)
+  const parsed = specSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
     const e = zodToInputError(file, parsed.error, SPEC_HINTS);
     // a missing key next to a likely typo of it: say so

@@ -31,7 +31,7 @@ export function isPlainId(id: string): boolean {
  * Load a Cookie-Bench JSONL file into queries. Tolerates label noise (unknown L1 → dynamic, unknown
  * language → `und`) and reports it in `problems`, never crashing on it (METHOD.md §10).
  * A UTF-8 byte-order mark and CRLF line ends are accepted.
- * @throws InputError listing every line that is not JSON, lacks `data_id` / `query`, or has a data_id with a path separator or `..` (file:line named, one line each)
+ * @throws InputError listing every line that is not JSON, lacks `data_id` / `query`, has a data_id with a path separator or `..`, or repeats a `data_id` (file:line named, one line each)
  */
 export function loadBenchQueries(file: string): { queries: Query[]; problems: string[] } {
   if (!fs.existsSync(file)) throw new InputError(file, 'queries', 'query file not found', 'check the path (relative to the spec file)');
@@ -39,7 +39,7 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
   const queries: Query[] = [];
   const problems: string[] = [];
   const errors: InputError[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>(); // data_id → line
   text.split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     const where = `${file}:${i + 1}`;
@@ -51,13 +51,14 @@ export function loadBenchQueries(file: string): { queries: Query[]; problems: st
       return;
     }
     if (!rec || typeof rec !== 'object') return void errors.push(new InputError(where, '(line)', 'is not a JSON object', 'write one JSON object per line'));
-    if (rec.data_id === undefined || rec.data_id === null || rec.data_id === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
+    if (rec.data_id === undefined || rec.data_id === null || String(rec.data_id).trim() === '') return void errors.push(new InputError(where, 'data_id', 'is missing', 'give every record a unique data_id'));
     if (typeof rec.query !== 'string' || !rec.query.trim()) return void errors.push(new InputError(where, 'query', 'is missing or empty', "put the user's brief in `query`"));
     const id = String(rec.data_id);
     // {data_id} is put into candidate paths: an id that is not a plain file name would reach outside the answers folder
     if (!isPlainId(id)) return void errors.push(new InputError(where, 'data_id', `"${id}" contains a path separator or is "." / ".." (it is put into candidate paths as {data_id})`, 'use a plain id such as webdev_1, without /, \\ or ..'));
-    if (seen.has(id)) problems.push(`${where}: duplicate data_id ${id} (later record kept too)`);
-    seen.add(id);
+    const first = seen.get(id);
+    if (first !== undefined) return void errors.push(new InputError(where, 'data_id', `"${id}" is also the data_id of line ${first} (${file}:${first} and ${file}:${i + 1})`, 'give every record a unique data_id'));
+    seen.set(id, i + 1);
     let kind = kindFromL1(rec.L1);
     if (!kind) {
       problems.push(`${where}: L1 "${rec.L1 ?? ''}" is not Static/Dynamic web pages; treated as dynamic`);

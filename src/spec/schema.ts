@@ -11,10 +11,13 @@ const thresholds = z.object({
   total: z.number().min(0).max(100).optional(),
 });
 
+/** A string with at least one non-blank character (an id, a name, a brief); `what` says which in the error. */
+const nonBlank = (fix: string) => z.string().refine((v) => v.trim() !== '', { message: 'is empty or blank', params: { fix } });
+
 /** An inline query. `language`: ISO 639-1 code or Cookie-Bench English name (checked later). */
 export const inlineQuerySchema = z.looseObject({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  prompt: z.string().min(1),
+  id: z.union([z.string(), z.number()]).transform(String).pipe(nonBlank('give the query a unique id such as "todo-app"')),
+  prompt: nonBlank("give the user's brief as `prompt:`"),
   language: z.string().min(2),
   kind: z.enum(['static', 'dynamic']),
   category: z.string().optional(),
@@ -35,7 +38,7 @@ export const generateSchema = z.object({
 
 /** A candidate: a model's answer (a `path`), or one Cookie generates (`generate`). */
 export const candidateSchema = z.looseObject({
-  name: z.union([z.string().min(1), z.number()]).transform(String),
+  name: z.union([z.string(), z.number()]).transform(String).pipe(nonBlank('name the candidate, usually after the model')),
   mode: z.enum(['html', 'react']).optional(),
   path: z.string().min(1).optional(),
   generate: generateSchema.optional(),

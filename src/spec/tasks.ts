@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import type { EvaluationTask, Suite, Thresholds } from '../types.js';
+import { combineInputErrors, InputError } from '../errors.js';
+import type { EvaluationTask, Query, Suite, Thresholds } from '../types.js';
 import { candidateProblem } from './artifacts.js';
 
 /** File-system-safe slug of a name (`GPT-4.1 mini` → `GPT-4.1-mini`). */
@@ -11,24 +11,47 @@ export function slug(s: string): string {
 /**
  * Expand suites into evaluation tasks (query × candidate). `{data_id}` in a candidate path is replaced
  * by the query id; relative paths resolve against the spec's folder. Thresholds: config < spec < candidate.
- * Task ids are unique across the run (a suffix is added on collision). A candidate whose artifact cannot be
- * evaluated ({@link candidateProblem}) gets `inputProblem` (spec file, `candidates.N.path` or `.mode`, fix):
- * a problem of that evaluation alone, never of the run.
+ * A candidate whose artifact cannot be evaluated ({@link candidateProblem}) gets `inputProblem` (spec file,
+ * `candidates.N.path` or `.mode`, fix): a problem of that evaluation alone, never of the run.
+ * The same query id may appear in several specs (e.g. candidates split across spec files) only with the
+ * same brief (prompt, language, kind), and each (query id, candidate name) only once.
+ * @throws InputError naming both places when a query id has two briefs, a (query, candidate) pair is given
+ * twice, or two ids or names become the same task id once made file-system safe ({@link slug})
  */
 export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[] {
   const tasks: EvaluationTask[] = [];
-  const ids = new Set<string>();
-  for (const suite of suites) {
+  const errors: InputError[] = [];
+  // task id → where it came from; query id → its first brief
+  const ids = new Map<string, { place: string; queryId: string; name: string }>();
+  const briefs = new Map<string, { place: string; query: Query }>();
+  suites.forEach((suite, si) => {
     const dir = path.dirname(suite.file);
+    // a TS spec exporting an array gives several suites of one file: name the entry
+    const several = suites.filter((s) => s.file === suite.file).length > 1;
+    const spec = several ? `${suite.file} (spec ${suites.slice(0, si).filter((s) => s.file === suite.file).length})` : suite.file;
     for (const query of suite.queries) {
-      suite.candidates.forEach((c, i) => {
+      const qPlace = suite.queriesFile ? `${suite.queriesFile} (via ${spec})` : spec;
+      const before = briefs.get(query.id);
+      if (!before) briefs.set(query.id, { place: qPlace, query });
+      else if (before.query.prompt !== query.prompt || before.query.language !== query.language || before.query.kind !== query.kind) {
+        const diff = (['prompt', 'language', 'kind'] as const).filter((k) => before.query[k] !== query[k]);
+        const what = `${diff.join(', ')} ${diff.length > 1 ? 'differ' : 'differs'}`;
+        errors.push(new InputError(qPlace, suite.queriesFile ? `data_id ${query.id}` : 'query.id', `"${query.id}" is also the id of a different query (${what}) in ${before.place}`, 'give every query its own id; the same id in two specs must have the same prompt, language and kind'));
+        continue;
+      }
+      suite.candidates.forEach((c, ci) => {
         // a generated candidate's path is set when it is generated (src/generate/spec.ts)
         const written = c.path?.replaceAll('{data_id}', query.id);
         const artifactPath = written ? path.resolve(dir, written) : '';
         const problem = written ? candidateProblem(written, artifactPath, c.mode) : null;
-        let id = `${slug(query.id)}/${slug(c.name)}`;
-        for (let n = 2; ids.has(id); n++) id = `${slug(query.id)}/${slug(c.name)}-${n}`;
-        ids.add(id);
+        const id = `${slug(query.id)}/${slug(c.name)}`;
+        const other = ids.get(id);
+        if (other) {
+          if (other.queryId === query.id && other.name === c.name) errors.push(new InputError(spec, `candidates.${ci}.name`, `candidate "${c.name}" of query "${query.id}" is also given in ${other.place}`, 'evaluate each candidate of a query once: rename one candidate or remove the duplicate'));
+          else errors.push(new InputError(spec, `candidates.${ci}.name`, `query "${query.id}" × candidate "${c.name}" has the same task id "${id}" as query "${other.queryId}" × candidate "${other.name}" in ${other.place} (ids and names are made file-system safe: characters other than letters, digits, . _ - become -)`, 'rename one so they differ in letters or digits'));
+          return;
+        }
+        ids.set(id, { place: spec, queryId: query.id, name: c.name });
         tasks.push({
           id,
           suiteFile: suite.file,
@@ -36,12 +59,13 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
           candidate: { name: c.name, mode: c.mode, artifactPath, ...(c.generate ? { generate: c.generate } : {}) },
           thresholds: { ...base, ...suite.thresholds, ...c.thresholds },
           ...(c.expectStatus ? { expectStatus: c.expectStatus } : {}),
-          ...(problem ? { inputProblem: new InputError(suite.file, `candidates.${i}.${problem.field}`, problem.problem, problem.fix).message } : {}),
+          ...(problem ? { inputProblem: new InputError(spec, `candidates.${ci}.${problem.field}`, problem.problem, problem.fix).message } : {}),
         });
         // fixtures are functions: attached without being enumerable, so results and evidence JSON leave them out
         if (suite.fixtures) Object.defineProperty(tasks[tasks.length - 1]!, 'fixtures', { value: suite.fixtures, enumerable: false });
       });
     }
-  }
+  });
+  if (errors.length) throw combineInputErrors(errors, 8);
   return tasks;
 }

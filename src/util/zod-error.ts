@@ -69,7 +69,8 @@ function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, st
   } else if ((issue.code === 'too_big' || issue.code === 'too_small') && typeof own !== 'string' && !hint[last]) {
     // a number out of range: say the range (both ends, from the schema when it has them)
     fix = rangeFix(issue, schema);
-  } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
+  } else if ((issue.code === 'invalid_type' && /received undefined/.test(issue.message)) || ((issue.code === 'invalid_union' || issue.code === 'invalid_value') && 'input' in issue && issue.input === undefined)) {
+    // a union (`id: string | number`) or enum (`kind`) says "Invalid input/option" for a key that is not there at all
     problem = 'is missing';
     fix = hint[last] ?? `add "${last}"`;
   }
@@ -78,22 +79,24 @@ function oneIssue(file: string, issue: z.core.$ZodIssue, hint: Record<string, st
 
 /** "use a number from 0 to 100" for a too_big / too_small issue: both bounds from the schema's checks at the issue's path, else the one the issue names. */
 function rangeFix(issue: z.core.$ZodIssue, schema?: z.ZodType): string {
-  const i = issue as { origin?: string; maximum?: unknown; minimum?: unknown };
+  const i = issue as { origin?: string; maximum?: unknown; minimum?: unknown; inclusive?: boolean };
   const bounds = schema ? boundsAt(schema, issue.path) : {};
   const min = bounds.min ?? (i.minimum !== undefined ? Number(i.minimum) : undefined);
   const max = bounds.max ?? (i.maximum !== undefined ? Number(i.maximum) : undefined);
   const what = i.origin === 'number' || i.origin === 'int' ? 'a number' : i.origin === 'array' ? 'a list length' : i.origin === 'string' ? 'a length' : 'a value';
   if (min !== undefined && max !== undefined) return `use ${what} from ${min} to ${max}`;
-  return max !== undefined ? `use ${what} of at most ${max}` : `use ${what} of at least ${min}`;
+  // an exclusive bound (`.positive()`: > 0) is not "at least 0"
+  if (max !== undefined) return (bounds.max !== undefined ? bounds.maxExclusive : i.inclusive === false) ? `use ${what} below ${max}` : `use ${what} of at most ${max}`;
+  return (bounds.min !== undefined ? bounds.minExclusive : i.inclusive === false) ? `use ${what} above ${min}` : `use ${what} of at least ${min}`;
 }
 
-/** The min/max checks of the number schema at a path (zod v4 internals; empty when not found). */
-function boundsAt(schema: z.ZodType, at: readonly PropertyKey[]): { min?: number; max?: number } {
-  const out: { min?: number; max?: number } = {};
+/** The min/max checks of the number schema at a path, and whether each excludes its value (zod v4 internals; empty when not found). */
+function boundsAt(schema: z.ZodType, at: readonly PropertyKey[]): { min?: number; max?: number; minExclusive?: boolean; maxExclusive?: boolean } {
+  const out: { min?: number; max?: number; minExclusive?: boolean; maxExclusive?: boolean } = {};
   for (const c of defAt(schema, at)?.checks ?? []) {
-    const d = (c as { _zod?: { def?: { check?: string; value?: unknown } } })._zod?.def;
-    if (d?.check === 'greater_than' && typeof d.value === 'number') out.min = d.value;
-    if (d?.check === 'less_than' && typeof d.value === 'number') out.max = d.value;
+    const d = (c as { _zod?: { def?: { check?: string; value?: unknown; inclusive?: boolean } } })._zod?.def;
+    if (d?.check === 'greater_than' && typeof d.value === 'number') Object.assign(out, { min: d.value, minExclusive: d.inclusive === false });
+    if (d?.check === 'less_than' && typeof d.value === 'number') Object.assign(out, { max: d.value, maxExclusive: d.inclusive === false });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, resolveConfig } from '../../src/config/load.js';
+import { loadConfig, resolveConfig, scrubDataUrls } from '../../src/config/load.js';
 import { runCookie } from '../../src/runner/run.js';
 import { tmpDir, writeFiles } from '../helpers.js';
 
@@ -54,5 +55,47 @@ describe('every problem of a config file at once', () => {
       `${file}: thresholds.total: Too big: expected number to be <=100. Fix: use a number from 0 to 100`,
       `${file}: reporters.1: unknown reporter "htlm". Fix: did you mean "html"? use one of console, json, junit, html, leaderboard, github`,
     ].join('\n')]]);
+  });
+});
+
+describe('a config that fails outside a plain throw', () => {
+  /** Run loadConfig on `text` in a child Node (an unhandled rejection or a timer's throw would end vitest's worker). */
+  const loadInChild = (text: string) => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'bad.config.ts': text });
+    const load = path.resolve('src/config/load.ts');
+    const code = `const { loadConfig } = await import(${JSON.stringify(load)}); try { await loadConfig(${JSON.stringify(dir)}, 'bad.config.ts'); await new Promise((r) => setTimeout(r, 300)); console.log('loaded'); } catch (e) { console.log('ERR ' + e.message); }`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    return { file: path.join(dir, 'bad.config.ts'), status: r.status, out: r.stdout + r.stderr };
+  };
+
+  it('a default export that rejects is an InputError naming the file, not a crash dump', () => {
+    const r = loadInChild('export default Promise.reject(new Error("nope"));\n');
+    expect(r.out.trim()).toBe(`ERR ${r.file}: default export: rejected: nope. Fix: export the config object itself, or a promise that resolves to it: \`export default defineConfig({ ... })\``);
+    expect(r.status).toBe(0);
+  });
+
+  it('a throw from config code after it loaded names the file and exits 2, with no data: URL', () => {
+    const r = loadInChild("setTimeout(() => { throw new Error('x'); }, 10);\nexport default {};\n");
+    expect(r.out).not.toContain('data:');
+    expect(r.out.trim()).toBe(`✗ ${r.file}: (file): threw after it loaded: x. Fix: the config must only export settings; do not start timers, servers or promises that can fail at the top level`);
+    expect(r.status).toBe(2);
+  });
+
+  it('a getter that throws names the file', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'cookie.config.mjs': "export default { get concurrency() { throw new Error('getter boom'); } };\n" });
+    await expect(loadConfig(dir)).rejects.toThrow(`${path.join(dir, 'cookie.config.mjs')}: default export: throws when read: getter boom. Fix: export plain values`);
+  });
+
+  it('data: URLs in load errors are replaced by the file', () => {
+    expect(scrubDataUrls('at data:text/javascript,__filename%3D%22x%22%3Bvar (1:2)', '/c.ts')).toBe('at /c.ts (1:2)');
+  });
+});
+
+describe('config messages that agree with themselves', () => {
+  it('an exclusive lower bound says "above", and agent.kind lists both kinds', () => {
+    expect(() => resolveConfig({ timeouts: { navigation: -5 } }, 'c.ts')).toThrow('c.ts: timeouts.navigation: Too small: expected number to be >0. Fix: use a number above 0');
+    expect(() => resolveConfig({ agent: { kind: 'bogus' } }, 'c.ts')).toThrow(/c\.ts: agent\.kind: .*Fix: use "offline" \(the built-in explorer or judge\) or "model"/);
   });
 });

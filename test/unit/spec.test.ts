@@ -213,3 +213,64 @@ describe('every problem of a spec file at once', () => {
     expect(e!.warnings).toEqual([`${path.join(dir, 'a.cookie.yaml')}: query.dificulty: unknown key — did you mean "difficulty"? (extra keys are allowed, but this one looks like a typo and is ignored)`]);
   });
 });
+
+describe('the same query or candidate in two places', () => {
+  const spec = (id: string, prompt: string, names: string[], file: string) => resolveSpec({ query: { id, prompt, language: 'en', kind: 'dynamic' }, candidates: names.map((name) => ({ name, mode: 'html', path: 'a.html' })) }, file).suite;
+
+  it('one query id with two different briefs is an error naming both files', () => {
+    expect(() => expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a weather dashboard', ['m1'], '/d/b.cookie.yaml')], {})).toThrow(
+      '/d/b.cookie.yaml: query.id: "same" is also the id of a different query (prompt differs) in /d/a.cookie.yaml. Fix: give every query its own id',
+    );
+  });
+
+  it('the same brief in two specs splits its candidates across them; a candidate given twice is an error naming both places', () => {
+    const tasks = expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a calculator', ['m2'], '/d/b.cookie.yaml')], {});
+    expect(tasks.map((t) => t.id)).toEqual(['same/m1', 'same/m2']);
+    expect(() => expandTasks([spec('same', 'Make a calculator', ['m1'], '/d/a.cookie.yaml'), spec('same', 'Make a calculator', ['m1'], '/d/b.cookie.yaml')], {})).toThrow(
+      '/d/b.cookie.yaml: candidates.0.name: candidate "m1" of query "same" is also given in /d/a.cookie.yaml. Fix:',
+    );
+    // two entries of one TS spec array
+    expect(() => expandTasks([spec('same', 'P', ['m1'], '/d/t.cookie.spec.ts'), spec('same', 'Q', ['m1'], '/d/t.cookie.spec.ts')], {})).toThrow('/d/t.cookie.spec.ts (spec 1): query.id: "same" is also the id of a different query (prompt differs) in /d/t.cookie.spec.ts (spec 0)');
+  });
+
+  it('names that become the same task id once made file-system safe are an error naming both', () => {
+    expect(() => expandTasks([spec('q', 'P', ['a/b', 'a-b'], '/d/a.cookie.yaml')], {})).toThrow(
+      '/d/a.cookie.yaml: candidates.1.name: query "q" × candidate "a-b" has the same task id "q/a-b" as query "q" × candidate "a/b" in /d/a.cookie.yaml',
+    );
+  });
+
+  it('a data_id twice in a JSONL file is an error naming the file and both lines', () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'q.jsonl': [{ data_id: 'w1', query: 'a' }, { data_id: 'w2', query: 'b' }, { data_id: 'w1', query: 'c' }].map((r) => JSON.stringify({ ...r, L1: 'Static web pages', language: 'English' })).join('\n') });
+    const file = path.join(dir, 'q.jsonl');
+    expect(() => loadBenchQueries(file)).toThrow(`${file}:3: data_id: "w1" is also the data_id of line 1 (${file}:1 and ${file}:3). Fix: give every record a unique data_id`);
+  });
+});
+
+describe('blank ids, names and briefs', () => {
+  it('a blank query id, prompt or candidate name is an error naming file and field', () => {
+    const q = good.query;
+    expect(errorOf({ ...good, query: { ...q, id: '  ' } }).message).toBe('/x/spec.cookie.yaml: query.id: is empty or blank. Fix: give the query a unique id such as "todo-app"');
+    expect(errorOf({ ...good, query: { ...q, prompt: '   ' } }).message).toBe("/x/spec.cookie.yaml: query.prompt: is empty or blank. Fix: give the user's brief as `prompt:`");
+    expect(errorOf({ ...good, candidates: [{ name: '  ', mode: 'html', path: 'a.html' }, { name: '\t', mode: 'html', path: 'b.html' }] }).message).toBe(
+      ['/x/spec.cookie.yaml: candidates.0.name: is empty or blank. Fix: name the candidate, usually after the model', '/x/spec.cookie.yaml: candidates.1.name: is empty or blank. Fix: name the candidate, usually after the model'].join('\n'),
+    );
+  });
+
+  it('a blank data_id in JSONL is missing', () => {
+    const dir = tmpDir();
+    writeFiles(dir, { 'q.jsonl': JSON.stringify({ data_id: '  ', query: 'a', L1: 'Static web pages', language: 'English' }) });
+    expect(() => loadBenchQueries(path.join(dir, 'q.jsonl'))).toThrow(`${path.join(dir, 'q.jsonl')}:1: data_id: is missing`);
+  });
+});
+
+describe('missing query keys', () => {
+  it('a missing id (string or number) and a missing kind (enum) say "is missing"', () => {
+    const { id: _id, kind: _kind, ...rest } = good.query;
+    expect(errorOf({ ...good, query: rest }).message).toBe(
+      ['/x/spec.cookie.yaml: query.id: is missing. Fix: give the query a unique id such as "todo-app"', '/x/spec.cookie.yaml: query.kind: is missing. Fix: use "static" or "dynamic"'].join('\n'),
+    );
+    // a wrong kind is still a wrong value
+    expect(errorOf({ ...good, query: { ...good.query, kind: 'x' } }).message).toMatch(/query\.kind: Invalid option/);
+  });
+});
