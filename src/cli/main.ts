@@ -2,10 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
-import { checkSchemaVersion } from '../errors.js';
 import { parseShard } from '../runner/shard.js';
-import type { Evidence } from '../types.js';
-import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
 import type { Judge } from '../plugins/api.js';
 
@@ -242,32 +239,9 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
         return;
       }
-      for (const r of run.evaluations) {
-        const evDir = path.join(outputDir, r.evidenceDir);
-        const file = path.join(evDir, 'evidence.json');
-        if (!fs.existsSync(file)) continue;
-        let ev: Evidence;
-        try {
-          ev = checkSchemaVersion(JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence, file);
-        } catch (e) {
-          console.error(`${pc.red('✗')} ${(e as Error).message.split('\n')[0]}`);
-          process.exitCode = 2;
-          continue;
-        }
-        if (!ev.static) continue;
-        try {
-          const j = await judge.judge(ev, evDir);
-          writeJsonAtomic(path.join(evDir, 'judgement.json'), j);
-          Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons, judgeStages: j.stages, ablation: j.ablation });
-          if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
-          else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds, expectStatus: r.expectStatus }) });
-          console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
-        } catch (e) {
-          Object.assign(r, { status: 'error', scores: null, passed: false, error: { stage: 'judge', message: (e as Error).message.split('\n')[0] } });
-          console.log(`${r.id}  judge error: ${(e as Error).message.split('\n')[0]}`);
-        }
-      }
-      writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
+      const { rejudgeRun } = await import('./judge.js');
+      const outcome = await rejudgeRun(outputDir, run, judge, meetsThresholds);
+      process.exitCode = outcome.exitCode;
     });
 
   cli
