@@ -175,12 +175,14 @@ export async function main(argv: string[]): Promise<void> {
     .command('merge-reports [...dirs]', 'Merge the output dirs of sharded runs (`cookie test --shard i/n`) into one results.json and one set of reports')
     .option('--output-dir <dir>', 'Where the merged run goes (default: cookie-results)')
     .option('--reporter <name>', 'Reporters to write (repeatable; default: console, json, junit, html, leaderboard)')
+    .option('--allow-partial', 'Merge even when a shard i/n recorded by the blobs is missing (a warning names it); otherwise that is an error')
     .example('cookie merge-reports shard-1 shard-2 shard-3 --output-dir merged')
     .action(async (dirs: string[], flags: Record<string, unknown>) => {
       try {
         const reporters = toList(flags.reporter) ?? ['console', 'json', 'junit', 'html', 'leaderboard'];
         const { mergeReports } = await import('../runner/merge.js');
-        const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters);
+        const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters, { allowPartial: !!flags.allowPartial });
+        for (const w of m.warnings) console.error(`${pc.yellow('⚠')} ${w}`);
         console.log(`merged ${m.run.evaluations.length} evaluations from ${m.blobs.length} blobs → ${path.resolve(String(flags.outputDir ?? 'cookie-results'))}${m.duplicates.length ? ` (${m.duplicates.length} found twice; the first blob's copy kept)` : ''}`);
         process.exitCode = m.exitCode;
       } catch (e) {

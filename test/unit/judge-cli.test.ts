@@ -11,7 +11,7 @@ const evidence = (over: Record<string, unknown> = {}) =>
   JSON.stringify({ schemaVersion: 1, task: { id: 'q/a' }, environment: {}, deploy: {}, static: { controls: [] }, interaction: null, consoleErrors: [], pageErrors: [], failedRequests: [], dialogs: [], navigations: [], stageErrors: [], ...over });
 const result = (id: string) => ({ id, queryId: 'q', candidate: id.split('/')[1], status: 'scored', scores: { functionality: 70, aesthetics: 70, total: 70 }, static8: null, final8: null, defects: [], rubric: [], reasons: [], thresholds: {}, passed: true, evidenceDir: `evidence/${id.replace('/', '__')}` });
 const scores = { functionality: 40, aesthetics: 50, total: 45 };
-const fakeJudge: Judge = { name: 'fake', judge: (ev) => { if ((ev.static as { boom?: boolean }).boom) throw new Error('boom'); return { judge: 'fake', static8: {} as never, final8: {} as never, scores, defects: [], rubric: [], reasons: [] }; } } as unknown as Judge;
+const fakeJudge: Judge = { name: 'fake', judge: (ev: { static: unknown }) => { if ((ev.static as { boom?: boolean }).boom) throw new Error('boom'); return { judge: 'fake', static8: {} as never, final8: {} as never, scores, defects: [], rubric: [], reasons: [] }; } } as unknown as Judge;
 const quiet = { out: () => {}, err: () => {} };
 
 /** An output dir with two scored evaluations and the given evidence.json texts (undefined: none). */
