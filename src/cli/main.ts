@@ -282,24 +282,17 @@ export async function main(argv: string[]): Promise<void> {
     .option('--query <id>', 'only this query (repeatable)')
     .example('cookie agreement --results out/results.json --human ../shared/real-inputs/KCORES__kcores-llm-arena/_index_DERIVED.csv --join path --human-candidate copied_file_or_empty_if_not_copied --dim total=human_final_score')
     .action(async (flags: Record<string, unknown>) => {
-      const { agreementFromFiles } = await load.agreement();
+      const { agreementFromFiles, agreementFlags } = await load.agreement();
       try {
         if (!flags.results || !flags.human) throw new Error('--results and --human are required. Fix: pass both files');
-        const dims: Record<string, string> = {};
-        for (const d of toList(flags.dim) ?? ['total=score']) {
-          const [k, v] = d.split('=');
-          if (!k || !v) throw new Error(`--dim "${d}": expected dimension=column. Fix: e.g. --dim total=human_final_score`);
-          dims[k] = v;
-        }
+        const checked = agreementFlags({ join: flags.join, tie: flags.tie, humanTie: flags.humanTie, dims: toList(flags.dim) });
         const r = agreementFromFiles(path.resolve(String(flags.results)), path.resolve(String(flags.human)), {
-          join: flags.join === 'path' ? 'path' : 'name',
+          ...checked,
           candidateColumn: String(flags.humanCandidate),
           queryColumn: String(flags.humanQuery),
-          dimensions: dims,
-          humanTie: Number(flags.humanTie),
-          machineTie: Number(flags.tie),
           queries: toList(flags.query),
         });
+        for (const d of r.dropped) console.error(`${pc.yellow('⚠')} ${d.dimension}: ${d.empty + d.notNumeric} of ${r.joined} joined rows left out: column ${d.column} is ${[d.empty ? `empty in ${d.empty}` : '', d.notNumeric ? `not a number in ${d.notNumeric} (${d.examples.join(', ')})` : ''].filter(Boolean).join(' and ')}`);
         console.log(`joined ${r.joined} scored evaluations${r.unmatched.length ? `; ${r.unmatched.length} CSV rows without a result (${r.unmatched.slice(0, 3).join(', ')}${r.unmatched.length > 3 ? ', …' : ''})` : ''}`);
         console.log('dimension        pairs  matches  match rate');
         for (const a of r.agreements) console.log(`${a.dimension.padEnd(15)} ${String(a.pairs).padStart(6)}  ${String(a.matches).padStart(7)}  ${a.rate === null ? '–' : `${(a.rate * 100).toFixed(1)}%`}`);
