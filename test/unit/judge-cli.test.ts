@@ -31,14 +31,16 @@ describe('cookie judge: stored evidence is checked, failures keep the previous r
     expect(() => readEvidence(path.join(dir, 'evidence/q__c/evidence.json'))).toThrow(/q__c\/evidence\.json: \(file\): not found/);
     const nulls = outputDir(JSON.stringify({ schemaVersion: 1, task: null, environment: null, static: null }), undefined);
     expect(() => readEvidence(path.join(nulls.dir, 'evidence/q__a/evidence.json'))).toThrow(/evidence\.json: task: /);
+    const v7 = outputDir(evidence({ schemaVersion: 7 }), undefined);
+    expect(() => readEvidence(path.join(v7.dir, 'evidence/q__a/evidence.json'))).toThrow(/evidence\.json: schemaVersion: is 7, this Cookie reads 1\. Fix:/);
   });
 
-  it('exit 1 and results.json unchanged when nothing could be re-judged (evidence deleted)', async () => {
+  it('exit 2 and results.json unchanged when nothing could be re-judged (evidence deleted)', async () => {
     const d = outputDir(undefined, undefined);
     const before = fs.readFileSync(path.join(d.dir, 'results.json'), 'utf8');
     const errs: string[] = [];
     const o = await rejudgeRun(d.dir, d.run, fakeJudge, meetsThresholds, { out: () => {}, err: (l) => errs.push(l) });
-    expect(o.exitCode).toBe(1);
+    expect(o.exitCode).toBe(2);
     expect(o.failed.map((f) => f.id)).toEqual(['q/a', 'q/b']);
     expect(errs.join('\n')).toMatch(/q\/a: .*q__a\/evidence\.json: \(file\): not found.*previous result kept/);
     expect(errs.join('\n')).toMatch(/nothing re-judged/);
@@ -54,8 +56,15 @@ describe('cookie judge: stored evidence is checked, failures keep the previous r
     expect(after[0]).toMatchObject({ status: 'scored', scores: { total: 70 } });
     expect(after[1]).toMatchObject({ status: 'scored', scores: { total: 45 } });
     const g = outputDir(evidence({ static: 'garbage' }), evidence({ static: 'garbage' }));
-    expect((await rejudgeRun(g.dir, g.run, fakeJudge, meetsThresholds, quiet)).exitCode).toBe(1);
+    expect((await rejudgeRun(g.dir, g.run, fakeJudge, meetsThresholds, quiet)).exitCode).toBe(2);
     expect(g.read().evaluations.map((e) => e.status)).toEqual(['scored', 'scored']);
+  });
+
+  it('an evaluation not scored in the run without evidence is skipped, not a failure', async () => {
+    const d = outputDir(evidence(), undefined);
+    d.run.evaluations[1]!.status = 'build-failed';
+    const o = await rejudgeRun(d.dir, d.run, fakeJudge, meetsThresholds, quiet);
+    expect(o).toMatchObject({ exitCode: 0, judged: ['q/a'], skipped: ['q/b'], failed: [] });
   });
 
   it('exit 0 when every evaluation was re-judged', async () => {
