@@ -2,10 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
-import { checkSchemaVersion } from '../errors.js';
 import { parseShard } from '../runner/shard.js';
-import type { Evidence } from '../types.js';
-import { writeJsonAtomic } from '../util/atomic.js';
 import { COOKIE_VERSION } from '../version.js';
 import type { Judge } from '../plugins/api.js';
 
@@ -239,12 +236,14 @@ export async function main(argv: string[]): Promise<void> {
     .command('merge-reports [...dirs]', 'Merge the output dirs of sharded runs (`cookie test --shard i/n`) into one results.json and one set of reports')
     .option('--output-dir <dir>', 'Where the merged run goes (default: cookie-results)')
     .option('--reporter <name>', 'Reporters to write (repeatable; default: console, json, junit, html, leaderboard)')
+    .option('--allow-partial', 'Merge even when a shard i/n recorded by the blobs is missing (a warning names it); otherwise that is an error')
     .example('cookie merge-reports shard-1 shard-2 shard-3 --output-dir merged')
     .action(async (dirs: string[], flags: Record<string, unknown>) => {
       try {
         const reporters = toList(flags.reporter) ?? ['console', 'json', 'junit', 'html', 'leaderboard'];
         const { mergeReports } = await import('../runner/merge.js');
-        const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters);
+        const m = await mergeReports(dirs, String(flags.outputDir ?? 'cookie-results'), reporters, { allowPartial: !!flags.allowPartial });
+        for (const w of m.warnings) console.error(`${pc.yellow('⚠')} ${w}`);
         console.log(`merged ${m.run.evaluations.length} evaluations from ${m.blobs.length} blobs → ${path.resolve(String(flags.outputDir ?? 'cookie-results'))}${m.duplicates.length ? ` (${m.duplicates.length} found twice; the first blob's copy kept)` : ''}`);
         process.exitCode = m.exitCode;
       } catch (e) {
@@ -303,32 +302,9 @@ export async function main(argv: string[]): Promise<void> {
         process.exitCode = 2;
         return;
       }
-      for (const r of run.evaluations) {
-        const evDir = path.join(outputDir, r.evidenceDir);
-        const file = path.join(evDir, 'evidence.json');
-        if (!fs.existsSync(file)) continue;
-        let ev: Evidence;
-        try {
-          ev = checkSchemaVersion(JSON.parse(fs.readFileSync(file, 'utf8')) as Evidence, file);
-        } catch (e) {
-          console.error(`${pc.red('✗')} ${(e as Error).message.split('\n')[0]}`);
-          process.exitCode = 2;
-          continue;
-        }
-        if (!ev.static) continue;
-        try {
-          const j = await judge.judge(ev, evDir);
-          writeJsonAtomic(path.join(evDir, 'judgement.json'), j);
-          Object.assign(r, { defects: j.defects, rubric: j.rubric, reasons: j.reasons, judgeStages: j.stages, ablation: j.ablation });
-          if (j.unscorable) Object.assign(r, { status: 'error', scores: null, static8: null, final8: null, passed: false, error: { stage: 'deploy', message: `environment: ${j.unscorable}` } });
-          else Object.assign(r, { status: 'scored', error: undefined, scores: j.scores, static8: j.static8, final8: j.final8, passed: meetsThresholds({ status: 'scored', scores: j.scores, thresholds: r.thresholds, expectStatus: r.expectStatus }) });
-          console.log(`${r.id}  F ${j.scores.functionality}  A ${j.scores.aesthetics}  T ${j.scores.total}  (${j.defects.length} defects)`);
-        } catch (e) {
-          Object.assign(r, { status: 'error', scores: null, passed: false, error: { stage: 'judge', message: (e as Error).message.split('\n')[0] } });
-          console.log(`${r.id}  judge error: ${(e as Error).message.split('\n')[0]}`);
-        }
-      }
-      writeJsonAtomic(path.join(outputDir, RESULTS_FILE), run);
+      const { rejudgeRun } = await import('./judge.js');
+      const outcome = await rejudgeRun(outputDir, run, judge, meetsThresholds);
+      process.exitCode = outcome.exitCode;
     });
 
   cli
@@ -367,24 +343,17 @@ export async function main(argv: string[]): Promise<void> {
     .option('--query <id>', 'only this query (repeatable)')
     .example('cookie agreement --results out/results.json --human ../shared/real-inputs/KCORES__kcores-llm-arena/_index_DERIVED.csv --join path --human-candidate copied_file_or_empty_if_not_copied --dim total=human_final_score')
     .action(async (flags: Record<string, unknown>) => {
-      const { agreementFromFiles } = await load.agreement();
+      const { agreementFromFiles, agreementFlags } = await load.agreement();
       try {
         if (!flags.results || !flags.human) throw new Error('--results and --human are required. Fix: pass both files');
-        const dims: Record<string, string> = {};
-        for (const d of toList(flags.dim) ?? ['total=score']) {
-          const [k, v] = d.split('=');
-          if (!k || !v) throw new Error(`--dim "${d}": expected dimension=column. Fix: e.g. --dim total=human_final_score`);
-          dims[k] = v;
-        }
+        const checked = agreementFlags({ join: flags.join, tie: flags.tie, humanTie: flags.humanTie, dims: toList(flags.dim) });
         const r = agreementFromFiles(path.resolve(String(flags.results)), path.resolve(String(flags.human)), {
-          join: flags.join === 'path' ? 'path' : 'name',
+          ...checked,
           candidateColumn: String(flags.humanCandidate),
           queryColumn: String(flags.humanQuery),
-          dimensions: dims,
-          humanTie: Number(flags.humanTie),
-          machineTie: Number(flags.tie),
           queries: toList(flags.query),
         });
+        for (const d of r.dropped) console.error(`${pc.yellow('⚠')} ${d.dimension}: ${d.empty + d.notNumeric} of ${r.joined} joined rows left out: column ${d.column} is ${[d.empty ? `empty in ${d.empty}` : '', d.notNumeric ? `not a number in ${d.notNumeric} (${d.examples.join(', ')})` : ''].filter(Boolean).join(' and ')}`);
         console.log(`joined ${r.joined} scored evaluations${r.unmatched.length ? `; ${r.unmatched.length} CSV rows without a result (${r.unmatched.slice(0, 3).join(', ')}${r.unmatched.length > 3 ? ', …' : ''})` : ''}`);
         console.log('dimension        pairs  matches  match rate');
         for (const a of r.agreements) console.log(`${a.dimension.padEnd(15)} ${String(a.pairs).padStart(6)}  ${String(a.matches).padStart(7)}  ${a.rate === null ? '–' : `${(a.rate * 100).toFixed(1)}%`}`);
