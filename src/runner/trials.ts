@@ -11,7 +11,14 @@ export const DEFAULT_UNSTABLE_MARGIN = 10;
  */
 export function repeatTasks(tasks: EvaluationTask[], n: number): EvaluationTask[] {
   if (n <= 1) return tasks;
-  return tasks.flatMap((t) => Array.from({ length: n }, (_, i) => ({ ...t, id: `${t.id}@${i + 1}`, trial: { index: i + 1, of: n, baseId: t.id } })));
+  return tasks.flatMap((t) =>
+    Array.from({ length: n }, (_, i) => {
+      const trial: EvaluationTask = { ...t, id: `${t.id}@${i + 1}`, trial: { index: i + 1, of: n, baseId: t.id } };
+      // a TS spec's fixtures are attached non-enumerable (kept out of JSON), so a spread leaves them behind
+      if (t.fixtures) Object.defineProperty(trial, 'fixtures', { value: t.fixtures, enumerable: false });
+      return trial;
+    }),
+  );
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;

@@ -14,6 +14,17 @@ describe('repeated trials', () => {
     expect(repeatTasks([task('q/a')], 1)[0]!.id).toBe('q/a');
   });
 
+  it("keeps a TS spec's fixtures on every trial, still out of the JSON", () => {
+    const fixtures = { page: async () => {} };
+    const t = task('q/a');
+    Object.defineProperty(t, 'fixtures', { value: fixtures, enumerable: false });
+    const trials = repeatTasks([t], 2);
+    for (const x of trials) {
+      expect(x.fixtures).toBe(fixtures);
+      expect(JSON.stringify(x)).not.toContain('fixtures');
+    }
+  });
+
   it('summarises mean and spread, and flags trials that disagree beyond the margin', () => {
     const rs = [result('q/a', 80, 1), result('q/a', 82, 2), result('q/a', 84, 3), result('q/b', 40, 1), result('q/b', 70, 2), result('q/b', 55, 3)];
     const [a, b] = summarizeTrials(rs, 10);
