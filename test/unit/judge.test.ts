@@ -134,6 +134,16 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(titles(j)).toEqual(['Error when using button "Add"']);
   });
 
+  it('a throwing control is critical when it serves the brief (todo: Add) and minor when secondary (a placeholder social link), like a dead one', () => {
+    const e = { text: "SyntaxError: Failed to execute 'querySelector' on 'Document': '#' is not a valid selector.", origin: 'app' as const, atMs: 3, step: 1 };
+    const j = judgeOffline(evidence({}, [click('Add', true), click('facebook', false, { pageErrors: [e] })]));
+    expect(j.defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ code: 'interaction-error', severity: 'minor' });
+    const ev = evidence({}, [click('Other', true), click('Add', false, { pageErrors: [{ ...e, text: 'TypeError: list is null' }] })]);
+    ev.task.query.prompt = 'A todo list where I can add tasks and delete them.';
+    const k = judgeOffline(ev);
+    expect(k.defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ code: 'core-feature-error', severity: 'critical' });
+  });
+
   it('when no control works at all, the app is broken: one critical −4 in place of the per-control deductions', () => {
     const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
     const j = judgeOffline(evidence({}, [click('Calculate', false, { pageErrors: [e] })]));

@@ -562,8 +562,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       const k = errorKey(e.text);
       if (staticErrorKeys.has(k) || thrownBy.has(k)) continue;
       thrownBy.set(k, s);
+      // a throwing core control is critical, a secondary one minor, like a dead one (issue 11 point 2): a placeholder
+      // link whose scroll handler throws on href="#" costs the user nothing they came for
       const c = !!s.action.target && isCore(s.action.target.name);
-      d3.push({ code: c ? 'core-feature-error' : 'interaction-error', severity: c ? 'critical' : 'major', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : ''}`, rubricItem: '3', points: c ? 3 : 1, cap: c ? undefined : 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
+      d3.push({ code: c ? 'core-feature-error' : 'interaction-error', severity: c ? 'critical' : 'minor', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : ''}`, rubricItem: '3', points: c ? 3 : 0.5, cap: c ? undefined : 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
     }
   }
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
