@@ -103,12 +103,13 @@ export function agreementFlags(f: { join?: unknown; tie?: unknown; humanTie?: un
 /** A few values of a list for an error message: `a, b, c, … (12 in all)`. */
 const some = (xs: string[], n = 5) => `${xs.slice(0, n).join(', ')}${xs.length > n ? `, … (${xs.length} in all)` : ''}`;
 
-/** The evaluations of a results.json. @throws InputError naming the file and what was expected */
-function readResults(file: string): EvaluationResult[] {
-  const fix = 'pass the results.json of a `cookie test` run, e.g. --results cookie-results/results.json';
+/** The evaluations of a results.json, or of the results.json inside an output dir. @throws InputError naming the file and what was expected */
+function readResults(given: string): EvaluationResult[] {
+  const fix = 'pass the results.json of a `cookie test` run or its output dir, e.g. --results cookie-results';
+  let file = given;
   if (fs.statSync(file).isDirectory()) {
-    const inside = path.join(file, 'results.json');
-    throw new InputError(file, '(file)', 'is a folder; expected a results.json file', fs.existsSync(inside) ? `pass ${inside}` : fix);
+    file = path.join(given, 'results.json');
+    if (!fs.existsSync(file)) throw new InputError(given, '(file)', 'is a folder without a results.json', fix);
   }
   let v: unknown;
   try {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agreementFlags, agreementFromFiles, pairwiseAgreement } from '../../src/analysis/agreement.js';
@@ -76,7 +77,10 @@ describe('agreement: bad input is an error naming the file or flag, never a sile
 
   it('names the file and what was expected for a folder, a CSV given as results, or a broken CSV quote', () => {
     const f = setup('query,candidate,score\nq,"a,80\n');
-    expect(() => agreementFromFiles(f.dir, f.human, opts)).toThrow(/: \(file\): is a folder; expected a results\.json file. Fix: pass .*results\.json/);
+    // an output dir is read through its results.json (so this reaches the CSV); a folder without one is named
+    expect(() => agreementFromFiles(f.dir, f.human, opts)).toThrow(/human\.csv: line 2: not a valid CSV/);
+    fs.mkdirSync(path.join(f.dir, 'empty'));
+    expect(() => agreementFromFiles(path.join(f.dir, 'empty'), f.human, opts)).toThrow(/empty: \(file\): is a folder without a results\.json\. Fix: pass the results\.json of a `cookie test` run or its output dir/);
     expect(() => agreementFromFiles(f.human, f.human, opts)).toThrow(/human\.csv: \(file\): not JSON .*expected a Cookie results\.json \(this looks like the human CSV: that goes to --human\)/);
     expect(() => agreementFromFiles(path.join(f.dir, 'sub/results.json'), f.human, opts)).toThrow(/results\.json: evaluations: is missing or not a list/);
     expect(() => agreementFromFiles(f.results, f.human, opts)).toThrow(/human\.csv: line 2: not a valid CSV \(Quote Not Closed.*Fix: .*close the quote/);
