@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright';
 import { evalIn } from '../browser/session.js';
 import type { StepCheck } from '../types.js';
-import { sleep } from '../util/timebox.js';
+import { sleep, timebox } from '../util/timebox.js';
 import type { Decision } from './agent.js';
 import type { KeyframeOptions } from './record/keyframe.js';
 
@@ -64,7 +64,11 @@ export async function measureAfter(
       await cdp.send('Emulation.setDeviceMetricsOverride', { ...PHONE, deviceScaleFactor: 2, mobile: true });
       await sleep(500);
       const canvases = await evalIn<unknown[]>(page, 'window.__cookieProbe.canvasBacking()', opts.unresponsiveMs, 'canvas backing');
-      await shoot();
+      // the keyframe must show what was measured: Playwright's page.screenshot renders at the viewport it
+      // manages (1280×800, DPR 1), not under this session's override; the session's own capture does (750 px wide)
+      const shot = (await timebox(cdp.send('Page.captureScreenshot', { format: 'png' }), opts.unresponsiveMs, 'DPR-2 screenshot')) as { data?: string } | undefined;
+      if (shot?.data) fs.writeFileSync(path.join(opts.evidenceDir, file), Buffer.from(shot.data, 'base64'));
+      else await shoot();
       return { viewport: 375, dpr: 2, canvases, screenshot: file };
     } finally {
       await cdp.send('Emulation.clearDeviceMetricsOverride').catch(() => {});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/browser/launch.js';
+import { measureAfter } from '../../src/interact/measure-after.js';
 import { evalIn, openAppSession, type AppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
 import { ROOT, tmpDir } from '../helpers.js';
@@ -34,6 +35,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'overlap.html'), FAQ(true, true));
   fs.copyFileSync(KANBAN, path.join(dir, 'kanban.html'));
   fs.writeFileSync(path.join(dir, 'scattered.html'), SCATTERED);
+  // a canvas sized in CSS pixels only (no devicePixelRatio): the KCORES solar systems and Mandelbrot sets
+  fs.writeFileSync(path.join(dir, 'canvas.html'), `<!doctype html><html><body style="margin:0"><canvas id="c"></canvas><script>const c = document.getElementById('c'); c.width = innerWidth; c.height = innerHeight; const g = c.getContext('2d'); g.fillStyle = '#0b1020'; g.fillRect(0, 0, c.width, c.height); g.fillStyle = '#fc0'; g.beginPath(); g.arc(c.width / 2, c.height / 2, 60, 0, 7); g.fill();</script></body></html>`);
   server = await startStaticServer(dir);
   browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
 });
@@ -68,5 +71,17 @@ describe('probe: visibility and layout', () => {
     const strewn = await layout('scattered.html');
     expect(strewn.boxes).toBeGreaterThanOrEqual(8);
     expect(strewn.alignedShare).toBeLessThan(0.5);
+  });
+  it('the DPR-2 look measures the canvas backing store on a phone and its keyframe shows that phone view (750 px wide), not the desktop window', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/canvas.html`);
+    const dir = tmpDir('cookie-dpr-');
+    const m = await measureAfter(s.page, 'dpr2', 'dpr2.png', { evidenceDir: dir, unresponsiveMs: 10_000 }, { run: async () => {}, pause: async () => {} });
+    const png = fs.readFileSync(path.join(dir, 'dpr2.png'));
+    // PNG header: width and height at bytes 16–23
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([750, 1624]);
+    expect(m).toMatchObject({ viewport: 375, dpr: 2 });
+    expect(s.page.viewportSize()).toEqual({ width: 1280, height: 800 });
   });
 });
