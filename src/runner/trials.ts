@@ -1,3 +1,4 @@
+import { attachFixtures } from '../spec/tasks.js';
 import type { EvaluationResult, EvaluationTask, JudgeStage, RunResults, Scores, Spread, TrialSummary, Usage } from '../types.js';
 
 /** Score change (0–100, on the total) between an evaluation's trials above which it is flagged unstable. */
@@ -14,8 +15,8 @@ export function repeatTasks(tasks: EvaluationTask[], n: number): EvaluationTask[
   return tasks.flatMap((t) =>
     Array.from({ length: n }, (_, i) => {
       const trial: EvaluationTask = { ...t, id: `${t.id}@${i + 1}`, trial: { index: i + 1, of: n, baseId: t.id } };
-      // a TS spec's fixtures are attached non-enumerable (kept out of JSON), so a spread leaves them behind
-      if (t.fixtures) Object.defineProperty(trial, 'fixtures', { value: t.fixtures, enumerable: false });
+      // a spread leaves the non-enumerable fixtures behind
+      attachFixtures(trial, t.fixtures);
       return trial;
     }),
   );

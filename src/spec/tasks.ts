@@ -3,6 +3,14 @@ import { combineInputErrors, InputError } from '../errors.js';
 import type { EvaluationTask, Query, Suite, Thresholds } from '../types.js';
 import { candidateProblem } from './artifacts.js';
 
+/**
+ * Attach a TS spec's fixtures to a task without making them enumerable, so results and evidence JSON (and
+ * object spreads) leave the functions out; a copy of a task must attach them again. No-op without fixtures.
+ */
+export function attachFixtures(task: EvaluationTask, fixtures: EvaluationTask['fixtures']): void {
+  if (fixtures) Object.defineProperty(task, 'fixtures', { value: fixtures, enumerable: false });
+}
+
 /** File-system-safe slug of a name (`GPT-4.1 mini` → `GPT-4.1-mini`). */
 export function slug(s: string): string {
   return s.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'x';
@@ -62,7 +70,7 @@ export function expandTasks(suites: Suite[], base: Thresholds): EvaluationTask[]
           ...(problem ? { inputProblem: new InputError(spec, `candidates.${ci}.${problem.field}`, problem.problem, problem.fix).message } : {}),
         });
         // fixtures are functions: attached without being enumerable, so results and evidence JSON leave them out
-        if (suite.fixtures) Object.defineProperty(tasks[tasks.length - 1]!, 'fixtures', { value: suite.fixtures, enumerable: false });
+        attachFixtures(tasks[tasks.length - 1]!, suite.fixtures);
       });
     }
   });
