@@ -43,16 +43,19 @@ const cases = all.filter((c) => pick.includes(c.name));
 interface TraceStep {
   action: { kind: string; target?: { box?: { x: number; y: number; width: number; height: number } }; key?: string; text?: string };
   durationMs: number;
+  startedAt: string;
+  endedAt: string;
   video?: { startMs: number; endMs: number };
 }
 
 /** Run Cookie on one page alone; wall time of the whole CLI process, its result and trace. */
-function runCookie(c: PageCase, dir: string): { wallMs: number; result: EvaluationResult; steps: TraceStep[] } {
+function runCookie(c: PageCase, dir: string): { wallMs: number; result: EvaluationResult; steps: TraceStep[]; profile: Map<string, number[]> } {
   const spec = `query:\n  id: floor-${c.name}\n  prompt: Floor benchmark page ${c.name}.\n  language: en\n  kind: ${c.kind}\ncandidates:\n  - { name: ${c.name}, mode: ${c.mode}, path: ${JSON.stringify(c.path)} }\n`;
   fs.writeFileSync(path.join(dir, 'floor.cookie.yaml'), spec);
   const out = path.join(dir, 'out');
   const t0 = performance.now();
-  spawnSync(process.execPath, [path.join(ROOT, 'bin/cookie.js'), 'test', dir, '--output-dir', out, '--no-cache', '--silent', '--concurrency', '1', '--steps', String(steps)], { cwd: dir, stdio: 'ignore' });
+  // COOKIE_PROFILE: Cookie writes the wall time of its own spans (src/util/profile.ts) to stderr
+  const child = spawnSync(process.execPath, [path.join(ROOT, 'bin/cookie.js'), 'test', dir, '--output-dir', out, '--no-cache', '--silent', '--concurrency', '1', '--steps', String(steps)], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, COOKIE_PROFILE: '1' } });
   const wallMs = performance.now() - t0;
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as RunResults;
   const result = run.evaluations[0]!;
@@ -60,7 +63,9 @@ function runCookie(c: PageCase, dir: string): { wallMs: number; result: Evaluati
   try {
     trace = (JSON.parse(fs.readFileSync(path.join(out, result.evidenceDir!, 'trace.json'), 'utf8')) as { steps: TraceStep[] }).steps;
   } catch {}
-  return { wallMs, result, steps: trace };
+  const profile = new Map<string, number[]>();
+  for (const m of (child.stderr ?? '').matchAll(/^cookie-profile (\S+) ([\d.]+)$/gm)) profile.set(m[1]!, [...(profile.get(m[1]!) ?? []), Number(m[2])]);
+  return { wallMs, result, steps: trace, profile };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -134,7 +139,13 @@ for (const c of cases) {
   const tm = ck.result.timings as Record<string, number>;
   const staged = (tm.deploy ?? 0) + (tm.perceive ?? 0) + (tm.interact ?? 0) + (tm.judge ?? 0);
   const running = ck.steps.reduce((a, s) => a + (s.video ? s.video.endMs - s.video.startMs : 0), 0);
-  const overhead = ck.steps.length ? (ck.steps.reduce((a, s) => a + s.durationMs, 0) - running) / ck.steps.length : 0;
+  // per step, everything that is not the action's own running time: the freeze, the keyframes, the effect
+  // measurement inside the step, and between steps the observation and the agent's deliberation (from the
+  // first step's start to the next step's start; the last step's tail is its own duration)
+  const starts = ck.steps.map((s) => Date.parse(s.startedAt));
+  const last = ck.steps[ck.steps.length - 1];
+  const spanMs = last ? Date.parse(last.endedAt) - starts[0]! + (ck.profile.get('step.keyframe-after')?.at(-1) ?? 0) : 0;
+  const overhead = ck.steps.length ? (spanMs - running) / ck.steps.length : 0;
   const bareTotal = Object.values(bare).reduce((a, b) => a + b, 0) + nodeStart;
   const rows: [string, number, number][] = [
     ['deploy', tm.deploy ?? 0, bare.deploy!],
@@ -145,5 +156,8 @@ for (const c of cases) {
     ['total', ck.wallMs, bareTotal],
   ];
   for (const [stage, a, b] of rows) console.log(`${c.name.padEnd(8)} ${stage.padEnd(10)} ${f(a)} ${f(b)} ${r(a, b)}`);
+  // where Cookie's own time went (COOKIE_PROFILE spans): total ms per span, and the count when it repeats
+  const spans = [...ck.profile].map(([k, v]) => `${k} ${Math.round(v.reduce((a, b) => a + b, 0))}${v.length > 1 ? `/${v.length}` : ''}`);
+  console.log(`${c.name.padEnd(8)} spans (ms, total/count): ${spans.join(', ')}`);
   console.log(`${c.name.padEnd(8)} ${`${ck.steps.length} steps; overhead per step beyond the action's running time: ${(overhead / 1000).toFixed(2)} s; status ${ck.result.status}`}`);
 }

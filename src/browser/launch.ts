@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import { BrowserError } from '../errors.js';
 import { safeEnv } from '../util/safe-env.js';
 import { timebox } from '../util/timebox.js';
+import { writeJsonAtomic } from '../util/atomic.js';
 
 /**
  * Chromium flags that work on this machine (../shared/docs/MACHINE.md): no sandbox (root), no GPU
@@ -323,4 +326,34 @@ export async function webglRenderer(browser: Browser): Promise<string | null> {
   } finally {
     await ctx.close().catch(() => {});
   }
+}
+
+/** Where {@link webglRendererCached} remembers its answers: `~/.cache/cookie/webgl-renderer.json`. */
+export const WEBGL_CACHE_FILE = path.join(os.homedir(), '.cache', 'cookie', 'webgl-renderer.json');
+
+/**
+ * {@link webglRenderer}, remembered per host, browser build and launch flags in `cacheFile` (a JSON object,
+ * written atomically): the probe costs a browser context and a WebGL start-up (about 0.5 s of every run's
+ * start), and its answer changes only with the machine, the browser or its flags. A null answer (no WebGL)
+ * is not remembered, so it is probed again next run. Never throws (an unreadable or unwritable file only
+ * costs the probe).
+ * @param flags what the browser was launched with (executable path and arguments): part of the key
+ */
+export async function webglRendererCached(browser: Browser, flags: readonly string[], cacheFile = WEBGL_CACHE_FILE): Promise<string | null> {
+  const key = crypto.createHash('sha256').update(JSON.stringify([os.hostname(), browser.version(), ...flags])).digest('hex').slice(0, 24);
+  let known: Record<string, string> = {};
+  try {
+    known = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, string>;
+    if (typeof known[key] === 'string') return known[key]!;
+  } catch {
+    known = {};
+  }
+  const found = await webglRenderer(browser);
+  if (found !== null) {
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+      writeJsonAtomic(cacheFile, { ...(known && typeof known === 'object' ? known : {}), [key]: found });
+    } catch {}
+  }
+  return found;
 }

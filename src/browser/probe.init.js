@@ -843,8 +843,16 @@
   function snapshot() {
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
-    let anims = 0; try { anims = document.getAnimations().filter((a) => a.playState === 'running').length; } catch (e) { /* old engine */ }
-    return { mutations: state.mutations, draws: draws.n, animations: anims, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    let anims = 0; let finite = 0;
+    try {
+      for (const x of document.getAnimations()) {
+        if (x.playState !== 'running') continue;
+        anims++;
+        const t = x.effect && x.effect.getComputedTiming ? x.effect.getComputedTiming() : null;
+        if (t && Number.isFinite(t.endTime)) finite++;
+      }
+    } catch (e) { /* old engine */ }
+    return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0 } };
   }

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import npa from 'npm-package-arg';
+import { createRequire } from 'node:module';
+import type npaModule from 'npm-package-arg';
+
+// npm's own spec parser, loaded when a project's dependencies are first checked (single-file runs never need it)
+let npaLoaded: typeof npaModule | undefined;
+const npa = { resolve: (...a: Parameters<typeof npaModule.resolve>) => (npaLoaded ??= createRequire(import.meta.url)('npm-package-arg') as typeof npaModule).resolve(...a) };
 
 /**
  * What a project candidate may install (issue 19 point 1): packages from the configured registry only.
@@ -33,7 +38,7 @@ function inside(root: string, p: string): boolean {
  * dist-tag, or an `npm:` alias of one) or is a path inside the project.
  */
 function refuseSpec(name: string, spec: string, where: string, root: string): string | null {
-  let r: ReturnType<typeof npa.resolve>;
+  let r: ReturnType<typeof npaModule.resolve>;
   try {
     r = npa.resolve(name, spec, where);
   } catch (e) {

@@ -34,23 +34,26 @@ export class Freezer {
   async freeze(ms = 5000): Promise<void> {
     if (!this.enabled || this.frozen) return;
     await timebox(
-      (async () => {
-        // pause at the page's "now" (plus a few ms: the clock keeps running while this call travels)
-        for (const margin of [15, 60, 250]) {
-          const now = await evalIn<number>(this.page, 'Date.now()', ms);
-          try {
-            await this.page.clock.pauseAt(now + margin);
-            break;
-          } catch (e) {
-            // the jump runs the app's due timers; one of them may throw (the app's error, reported on the
-            // page's console by the fake clock): the clock is paused all the same
-            if (!/to the past/.test(String(e))) break;
-            if (margin === 250) throw e;
+      // the clock, the CSS/Web animations and the media are paused together (independent channels)
+      Promise.all([
+        (async () => {
+          // pause at the page's "now" (plus a few ms: the clock keeps running while this call travels)
+          for (const margin of [15, 60, 250]) {
+            const now = await evalIn<number>(this.page, 'Date.now()', ms);
+            try {
+              await this.page.clock.pauseAt(now + margin);
+              break;
+            } catch (e) {
+              // the jump runs the app's due timers; one of them may throw (the app's error, reported on the
+              // page's console by the fake clock): the clock is paused all the same
+              if (!/to the past/.test(String(e))) break;
+              if (margin === 250) throw e;
+            }
           }
-        }
-        await this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 0 });
-        await evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.freeze() : null', ms);
-      })(),
+        })(),
+        this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 0 }),
+        evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.freeze() : null', ms),
+      ]),
       ms * 2,
       'freeze',
     );
@@ -62,11 +65,11 @@ export class Freezer {
     if (!this.enabled || !this.frozen) return;
     this.frozen = false;
     await timebox(
-      (async () => {
-        await this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 });
-        await evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms);
-        await this.page.clock.resume();
-      })(),
+      Promise.all([
+        this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }),
+        evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms),
+        this.page.clock.resume(),
+      ]),
       ms * 2,
       'unfreeze',
     );

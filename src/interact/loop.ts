@@ -12,6 +12,7 @@ import { Rng } from '../common/random.js';
 import { Recording } from './record/recording.js';
 import { StepRecorder } from './step.js';
 import { invalidStep, unresponsiveStep } from './trace-step.js';
+import { timed } from '../util/profile.js';
 
 /** Options of the interaction loop. Times in ms. */
 export interface InteractOptions {
@@ -103,7 +104,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       // ── observe (frozen) ──
       let obs: Observation;
       try {
-        obs = await observe(page, agent, { step: i, budget: opts.steps, previous: steps[steps.length - 1] ?? null }, opts.unresponsiveMs);
+        obs = await timed('loop.observe', () => observe(page, agent, { step: i, budget: opts.steps, previous: steps[steps.length - 1] ?? null }, opts.unresponsiveMs));
       } catch {
         endedBecause = (await answers(page, 1000)) ? 'error' : 'unresponsive';
         if (endedBecause === 'unresponsive') steps.push(unresponsiveStep(i, 'The page stopped answering between steps.'));
@@ -143,7 +144,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
         endedBecause = 'crashed';
         break;
       }
-      await returnToApp(i);
+      await timed('loop.return', () => returnToApp(i));
     }
   } catch (e) {
     // a page too busy to be frozen or probed is unresponsive (the app's fault, a hang); anything else is a

@@ -21,10 +21,13 @@ export async function observe(
   at: { step: number; budget: number; previous: TraceStep | null },
   unresponsiveMs: number,
 ): Promise<Observation> {
-  const elements = await scanElements(page, unresponsiveMs);
-  const screenshot = agent.wantsScreenshot ? await page.screenshot({ timeout: unresponsiveMs, caret: 'initial' }).catch(() => null) : null;
-  // one probe call for both (each walks the DOM once, on every step)
-  const more = agent.wantsLists ? await evalIn<{ lists: { id: string; items: string[] }[]; dragPlan: DragPlan | null }>(page, 'window.__cookieProbe ? window.__cookieProbe.listsAndDrag() : { lists: [], dragPlan: null }', unresponsiveMs, 'lists').catch(() => null) : null;
+  // the app is frozen: the element scan, the screenshot and the lists are taken together
+  const [elements, screenshot, more] = await Promise.all([
+    scanElements(page, unresponsiveMs),
+    agent.wantsScreenshot ? page.screenshot({ timeout: unresponsiveMs, caret: 'initial' }).catch(() => null) : null,
+    // one probe call for both (each walks the DOM once, on every step)
+    agent.wantsLists ? evalIn<{ lists: { id: string; items: string[] }[]; dragPlan: DragPlan | null }>(page, 'window.__cookieProbe ? window.__cookieProbe.listsAndDrag() : { lists: [], dragPlan: null }', unresponsiveMs, 'lists').catch(() => null) : null,
+  ]);
   const lists = more?.lists;
   const dragPlan = more?.dragPlan;
   return { step: at.step, budget: at.budget, url: page.url(), elements, screenshot, viewport: page.viewportSize() ?? { ...DEFAULT_VIEWPORT }, previous: at.previous, ...(lists ? { lists } : {}), ...(dragPlan ? { dragPlan } : {}) };

@@ -11,6 +11,7 @@ import { measureAfter, withMeasurement } from './measure-after.js';
 import { captureKeyframe, countersOnly, keyframeFile, NO_CAPTURE, type Box, type Capture } from './record/keyframe.js';
 import { assembleEffect, compareKeyframes, regionsPerSecond, stillAnimating } from './step-effect.js';
 import { eventsSince, markLog } from './trace-step.js';
+import { span } from '../util/profile.js';
 
 /** What the step recorder needs of the interaction's options ({@link InteractOptions}). Times in ms. */
 export interface StepOptions {
@@ -52,6 +53,8 @@ export class StepRecorder {
   private animating: boolean;
   /** The static noise floor of pixel diffs (share of the screen, ≤ 0.5). */
   private readonly noise: number;
+  /** DOM changes the page makes by itself between two settle looks 100 ms apart (twice its idle rate). */
+  private readonly idleMutationsPerLook: number;
 
   constructor(
     private readonly page: Page,
@@ -61,6 +64,7 @@ export class StepRecorder {
     private readonly opts: StepOptions,
   ) {
     this.noise = Math.min(0.5, opts.animatedShare);
+    this.idleMutationsPerLook = Math.floor((opts.idleMutationsPerSec * 2) / 10);
     // does the page change on its own (then each step takes an idle baseline first)? From static
     // perception at the start, then from what each step's running time showed
     this.animating = opts.animatedShare > 0.001 || opts.idleMutationsPerSec > 0.5;
@@ -95,8 +99,13 @@ export class StepRecorder {
     // idle baseline (only on a page that animates by itself): a look right before the app runs for the
     // pointer's travel, so what the app does on its own over that time is known — it costs one screenshot
     const refArg = d.ref ?? 'null';
+    let end = span('step.baseline');
     const base0 = this.animating ? await capture(null, refArg) : await countersOnly(page, opts.unresponsiveMs);
+    end();
+    end = span('step.run');
     await clock.run();
+    end();
+    end = span('step.aim');
 
     // the pointer travels to the target while the app runs (hover styles settle before the keyframe)
     try {
@@ -109,7 +118,8 @@ export class StepRecorder {
         if (r.cover) intercepted = r.cover;
         const aim = this.input.aim(box);
         await this.movePointer(aim.x, aim.y);
-        await sleep(300);
+        // hover styles settle before the keyframe: until no transition runs and the DOM is quiet (≤ 300 ms)
+        await this.waitSettled(100, 300);
       } else if (d.action.x !== undefined && d.action.y !== undefined && d.action.kind !== 'drag') {
         await this.movePointer(d.action.x, d.action.y);
       }
@@ -125,12 +135,23 @@ export class StepRecorder {
     let readingsBefore: Readings | null = null;
     let targetActive = false;
     let actStart = 0;
+    end();
     if (outcome === 'ok') {
+      end = span('step.pause');
       await clock.pause().catch(() => {});
-      before = await capture(name('before'), refArg);
-      if (d.ref !== undefined && d.action.kind === 'click') targetActive = await evalIn<boolean>(page, `window.__cookieProbe.isActive(${d.ref})`, opts.unresponsiveMs, 'active').catch(() => false);
-      if (d.check) readingsBefore = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, [])`, opts.unresponsiveMs, 'readings').catch(() => null);
+      end();
+      end = span('step.keyframe-before');
+      // the keyframe and the readings a check needs, taken together on the frozen app
+      [before, targetActive, readingsBefore] = await Promise.all([
+        capture(name('before'), refArg),
+        d.ref !== undefined && d.action.kind === 'click' ? evalIn<boolean>(page, `window.__cookieProbe.isActive(${d.ref})`, opts.unresponsiveMs, 'active').catch(() => false) : false,
+        d.check ? evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, [])`, opts.unresponsiveMs, 'readings').catch(() => null) : null,
+      ]);
+      end();
+      end = span('step.run');
       await clock.run().catch(() => {});
+      end();
+      end = span('step.act');
       actStart = Date.now();
       frames0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null);
       framesT0 = Date.now();
@@ -142,6 +163,7 @@ export class StepRecorder {
         error = errorMessage(e);
         outcome = /timed out/.test(error) ? 'timeout' : 'failed';
       }
+      end();
     }
     const base = { index, action: d.action, reasoning: d.reasoning, thinkMs, startedAt: new Date(started).toISOString() };
     if (outcome === 'timeout' || !(await isResponsive(page, outcome === 'ok' ? opts.unresponsiveMs : 1500))) {
@@ -164,8 +186,10 @@ export class StepRecorder {
       }
     }
     // let effects show, then freeze for the "after" keyframe
-    await sleep(450);
-    await this.waitQuiet(1200);
+    end = span('step.settle');
+    // a person looks for about half a second; longer while the DOM changes or a transition runs (≤ 1.65 s)
+    await this.waitSettled(450, 1650);
+    end();
     const frames1 = frames0 ? await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null) : null;
     const ended = Date.now();
     const frameTiming =
@@ -173,23 +197,31 @@ export class StepRecorder {
         ? frameTimingBetween(frames0, frames1, ended - framesT0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined)
         : undefined;
     const clickDelivered = d.action.kind === 'click' && typeof frames0?.clicks === 'number' && typeof frames1?.clicks === 'number' ? frames1.clicks > frames0.clicks : undefined;
+    end = span('step.pause');
     await clock.pause().catch(() => {});
+    end();
     let videoEnd = clock.videoOffset();
-    const after = await capture(name('after'), refArg);
+    end = span('step.keyframe-after');
+    // the keyframe and the page's readings after the action, taken together on the frozen app
+    const known = (readingsBefore?.collections ?? []).map((c) => c.id);
+    const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
+    const [after, readingsAfter, external, empty] = await Promise.all([
+      capture(name('after'), refArg),
+      d.check ? evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null) : null,
+      before.img ? evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []) : [],
+      clearLike && before.img ? evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null,
+    ]);
+    end();
+    end = span('step.effect');
     const ev = eventsSince(log, mark);
     let check: StepCheck | undefined;
     if (d.check) {
-      const known = (readingsBefore?.collections ?? []).map((c) => c.id);
-      const readingsAfter = await evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null);
       check = { invariant: d.check.invariant, subject: d.check.subject, ...(d.check.params ? { params: d.check.params } : {}), before: readingsBefore, after: readingsAfter };
     }
     let effect: StepEffect | null = null;
     if (before.img && after.img) {
       const diff = compareKeyframes(base0, { ...before, img: before.img }, { ...after, img: after.img }, box);
       const { actionGrid, idleGrid, idleMs, idleMutations, masks } = diff;
-      const external = await evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []);
-      const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
-      const empty = clearLike ? await evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null;
       const actionMs = Math.max(1, after.at - actStart);
       const verdict = decideEffect({
         action: actionGrid,
@@ -236,10 +268,13 @@ export class StepRecorder {
       this.animating = stillAnimating(base0, before, diff) ?? this.animating;
       effect = assembleEffect(diff, { ...verdict, kind, why }, base0, before, motion, external);
     }
+    end();
+    end = span('step.measure');
     if (d.measure && outcome === 'ok' && !page.isClosed()) {
       const measured = await measureAfter(page, d.measure, name(d.measure), opts, clock).catch((e) => ({ error: errorMessage(e) }));
       check = withMeasurement(check, { ...d, measure: d.measure }, measured);
     }
+    end();
     return {
       ...base,
       endedAt: new Date(ended).toISOString(),
@@ -271,15 +306,22 @@ export class StepRecorder {
     }
   }
 
-  /** Wait (≤ `limit` ms, polling every 200 ms) until the probe's mutation counter stops moving or the probe is gone. */
-  private async waitQuiet(limit: number): Promise<void> {
-    const end = Date.now() + limit;
+  /**
+   * Wait at least `minMs` and until the page settled — the probe's mutation counter did not move between two
+   * looks 100 ms apart (beyond what the page changes by itself in that time: twice its idle rate from static
+   * perception) and no finite CSS transition or animation runs — or until `limitMs` (ms). Ends early
+   * when the probe is gone (a navigation). The looks are timed from Node, not by the page's (frozen) timers.
+   */
+  private async waitSettled(minMs: number, limitMs: number): Promise<void> {
+    const t0 = Date.now();
     let last = -1;
-    while (Date.now() < end) {
-      const s = await evalIn<{ mutations: number } | null>(this.page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', 1500, 'snapshot').catch(() => null);
-      if (!s || s.mutations === last) return;
+    for (;;) {
+      const s = await evalIn<{ mutations: number; settling?: number } | null>(this.page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', 1500, 'snapshot').catch(() => null);
+      if (!s) return;
+      const elapsed = Date.now() - t0;
+      if (elapsed >= limitMs || (elapsed >= minMs && last >= 0 && s.mutations - last <= this.idleMutationsPerLook && !s.settling)) return;
       last = s.mutations;
-      await sleep(200);
+      await sleep(Math.min(100, Math.max(0, limitMs - elapsed)));
     }
   }
 }

@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdk.js';
 import type { ChatProvider, ChatRequest, ChatResponse, ToolCall } from './chat.js';
 
 /** Options of the Anthropic provider. */
@@ -24,7 +25,7 @@ export class AnthropicProvider implements ChatProvider {
 
   constructor(opts: AnthropicOptions) {
     this.model = opts.model;
-    this.client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
+    this.client = new (anthropicSdk())({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
   }
 
   async complete(req: ChatRequest): Promise<ChatResponse> {

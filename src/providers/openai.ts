@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAISdk } from './sdk.js';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { parseArguments, type ChatProvider, type ChatRequest, type ChatResponse } from './chat.js';
 
@@ -23,7 +24,7 @@ export class OpenAIProvider implements ChatProvider {
 
   constructor(opts: OpenAIOptions) {
     this.model = opts.model;
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
+    this.client = new (openAISdk())({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 120_000 });
   }
 
   async complete(req: ChatRequest): Promise<ChatResponse> {

@@ -21,6 +21,7 @@ import { perceive } from '../perceive/perceive.js';
 import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { errorMessage, timebox } from '../util/timebox.js';
+import { span, timed } from '../util/profile.js';
 
 /** What one evaluation needs from the run. */
 export interface EvaluateContext {
@@ -102,11 +103,11 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
           ...(publicRoute ? { publicRoute } : {}),
         });
       })();
-      const s = await timebox(opening, SESSION_OPEN_TIMEOUT_MS, 'browser session opening').catch((e) => {
+      const s = await timed('eval.session-open', () => timebox(opening, SESSION_OPEN_TIMEOUT_MS, 'browser session opening').catch((e) => {
         // whatever the opening still does later, its browser is killed as soon as it exists
         void opening.catch(() => {}).finally(() => (own as EvaluationBrowser | null)?.close({ recycle: true, graceMs: 1 }));
         throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stage: 'perceive' as Stage });
-      });
+      }));
       s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
       try {
         await use(s);
@@ -125,9 +126,11 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         // its context would not close: the lease is given back whatever closing the session did
         // (a context that needs seconds to close, or a page that stopped answering, has left its load in the
         // browser: session.close() says whether the context closed promptly)
+        const endClose = span('eval.session-close');
         const closed = await s.close().catch(() => false);
         const hostile = !closed || !!evidence.static?.unresponsive || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
         await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
+        endClose();
       }
     }),
     context: f<'context'>(async ({ session }, use) => use(session.context)),
@@ -246,6 +249,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
       if (it && (it.endedBecause === 'error' || it.endedBecause === 'agent-error')) evidence.stageErrors.push({ stage: 'interact', message: `interaction ended early after ${it.steps.length} step(s): ${it.endedBecause}${it.endDetail ? `: ${it.endDetail}` : ''}` });
     }
   } finally {
+    const endTeardown = span('eval.teardown');
     try {
       await fx.teardown();
     } catch (e) {
@@ -257,6 +261,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     evidence.sources = copySources(task.candidate.artifactPath, evidenceDir, evidence.deploy?.entry);
     writeJsonAtomic(path.join(evidenceDir, 'evidence.json'), evidence);
     if (evidence.interaction) writeJsonAtomic(path.join(evidenceDir, 'trace.json'), evidence.interaction);
+    endTeardown();
   }
   return evidence;
 }

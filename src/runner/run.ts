@@ -6,7 +6,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
 import { checkReporterNames, FILE_REPORTERS, multiplex, reporterNameErrors } from '../../reporters/index.js';
-import { BrowserPool, openBrowser, webglRenderer } from '../browser/launch.js';
+import { BrowserPool, openBrowser, webglRenderer, webglRendererCached } from '../browser/launch.js';
 import { CDN_INSTALL_FIX, offlineCdnInstalled } from '../deploy/cdn.js';
 import { loadConfig, redactConfig } from '../config/load.js';
 import type { ResolvedConfig } from '../config/schema.js';
@@ -28,6 +28,7 @@ import { killAllCandidateProcesses } from '../deploy/processes.js';
 import { selectShard, type ShardSpec } from './shard.js';
 import { markTrials, repeatTasks } from './trials.js';
 import { deployNotes, resolvablePattern } from '../util/public-url.js';
+import { sinceStart, span, timed } from '../util/profile.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -115,8 +116,10 @@ function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['det
 }
 
 /** The environment a run measures in (results.json `environment`), described with one of its browsers. */
-async function describeEnvironment(browser: Browser, config: ResolvedConfig): Promise<EnvironmentInfo> {
-  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: await webglRenderer(browser), platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+async function describeEnvironment(browser: Browser, config: ResolvedConfig, remote: boolean): Promise<EnvironmentInfo> {
+  // a local browser's WebGL renderer is remembered between runs; a remote one (another machine) is asked each time
+  const webgl = remote ? await webglRenderer(browser) : await webglRendererCached(browser, [config.browser.executablePath ?? '', ...(config.browser.args ?? [])]);
+  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
 }
 
 /** The name (built-in or module path) of a reporter entry; undefined for a reporter object. */
@@ -177,6 +180,7 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
  * A malformed spec is reported in one line (file, field, fix) and skipped; the other specs still run.
  */
 export async function runCookie(o: RunOptions): Promise<RunOutcome> {
+  sinceStart('cli.boot');
   const specErrors: string[] = [];
   const inputs: string[] = o.paths.length ? o.paths.map((p) => path.resolve(o.cwd, p)) : [o.cwd];
   let config: ResolvedConfig;
@@ -348,14 +352,15 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   let environment: EnvironmentInfo | null = null;
   // evaluations that need a browser: not cached, not refused at expansion (those are recorded without one)
   const needBrowser = tasks.some((t) => !cached.has(t.id) && !t.inputProblem);
+  const endEnv = span('run.environment');
   if (needBrowser) {
     try {
       // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
-      if (remote) environment = await describeEnvironment(await getBrowser(), config);
+      if (remote) environment = await describeEnvironment(await getBrowser(), config, true);
       else {
         const lease = await pool.acquire();
         try {
-          environment = await describeEnvironment(lease.browser, config);
+          environment = await describeEnvironment(lease.browser, config, false);
         } finally {
           await lease.close();
         }
@@ -365,6 +370,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
     }
   }
+  endEnv();
   const env = environment ?? previous?.environment ?? null;
 
   const store = new ResultsStore(outputDir, {
@@ -378,6 +384,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     ...(o.shard ? { shard: o.shard } : {}),
   });
   store.write();
+  sinceStart('run.first-evaluation');
   await reporter.onRunStart({ tasks, outputDir, config: redactConfig(config) });
 
   // deploy settings that are allowed but worth saying (a public URL with a local browser, apps on the network)
@@ -447,8 +454,10 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    const endClose = span('run.close-browsers');
     if (!interrupted) await (browser as Browser | null)?.close().catch(() => {});
     await pool.closeAll(interrupted ? 1 : 5_000);
+    endClose();
   }
   if (brokenSpecs.length) store.run.specErrors = brokenSpecs;
   const done = new Set(store.run.evaluations.map((e) => e.id));
@@ -459,7 +468,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     store.write();
   }
   if (!interrupted) writeLastRun(outputDir, run, tasks);
-  await reporter.onRunEnd(run, outputDir);
+  await timed('run.report-end', () => reporter.onRunEnd(run, outputDir));
   const allPassed = run.evaluations.length === tasks.length && run.evaluations.every((r) => r.passed);
   return { run, exitCode: interrupted ? signalExitCode(interrupted) : allPassed && !specErrors.length ? 0 : 1, specErrors, inputs: [...inputs, ...tasks.map((t) => t.candidate.artifactPath)], outputDir, reported };
 }

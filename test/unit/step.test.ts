@@ -19,7 +19,7 @@ interface AppState {
   hung: boolean;
 }
 
-function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}) {
+function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}, selfMutating = false) {
   const dir = tmpDir('cookie-step-');
   fs.mkdirSync(path.join(dir, 'screenshots'));
   const log = new EventLog();
@@ -29,6 +29,8 @@ function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog
     evaluate: (e) => {
       if (state.hung) return new Promise(() => {});
       if (e === '1') return 1;
+      // a page that changes its DOM by itself: one mutation between any two looks
+      if (e.includes('snapshot()') && selfMutating) state.mutations++;
       if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: 20, textChars: state.text.join('').length } };
       if (e.startsWith('window.__cookieProbe.textState(')) return state.text;
       if (e.startsWith('window.__cookieProbe.reveal(')) return { x: 100.4, y: 50.6, width: 80, height: 30, cx: 140, cy: 65, covered: true, coveredBy: 'div.banner', cover: { selector: 'div.banner', tag: 'div', dialog: false, interactive: false, text: 'Sale!', areaShare: 0.2 } };
@@ -103,6 +105,22 @@ describe('step recorder: one action and its evidence', () => {
     expect(s).toMatchObject({ outcome: 'unresponsive', error: 'main thread stopped answering after wait', screenshotBefore: 'screenshots/step-03-before.png', screenshotAfter: null, effect: null });
     expect(r.events.at(-1)).toBe('pauseVideo');
     expect(s.video).toEqual({ startMs: 0, endMs: 500 });
+  });
+
+  it('the wait for effects ends once the DOM is quiet (after half a second), lasts while it changes, and discounts what the page changes by itself', async () => {
+    const looks = (r: ReturnType<typeof rig>) => r.calls.filter((c) => c.includes('snapshot()')).length;
+    const still = rig();
+    await still.recorder.record(0, wait(), 0, []);
+    const busy = rig({}, () => {}, true);
+    const sb = await busy.recorder.record(0, wait(), 0, []);
+    // a still page is looked at every 100 ms until it was quiet for one look after 450 ms; a page whose DOM keeps
+    // changing is looked at until the 1.65-s bound
+    expect(looks(busy)).toBeGreaterThanOrEqual(looks(still) + 8);
+    expect(sb.durationMs).toBeGreaterThanOrEqual(1650);
+    // the same changes are the page's own when static perception saw it mutate at that rate while idle
+    const own = rig({ idleMutationsPerSec: 20 }, () => {}, true);
+    await own.recorder.record(0, wait(), 0, []);
+    expect(looks(own)).toBeLessThanOrEqual(looks(still) + 1);
   });
 
   it('a page that animates takes a screenshot baseline first, and learns from a still step that it no longer moves', async () => {

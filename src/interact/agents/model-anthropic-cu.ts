@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from '../../providers/sdk.js';
 import { z } from 'zod';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
@@ -74,7 +75,7 @@ export class AnthropicComputerUseAgent extends ScreenAgent {
     const m = client.modelConfig;
     this.name = `anthropic-computer-use (${client.model})`;
     this.tool = m.computerTool === 'computer_20250124' ? 'computer_20250124' : 'computer_20251124';
-    this.sdk = new Anthropic({ apiKey: apiKeyOf(m), baseURL: m.baseURL, maxRetries: 0, timeout: m.timeoutMs });
+    this.sdk = new (anthropicSdk())({ apiKey: apiKeyOf(m), baseURL: m.baseURL, maxRetries: 0, timeout: m.timeoutMs });
     this.record = { requested: m.protocol ?? 'auto', used: 'anthropic-computer-use', why, tool: `${this.tool} (beta ${ANTHROPIC_COMPUTER_BETAS[this.tool]})`, corrections: [] };
   }
 

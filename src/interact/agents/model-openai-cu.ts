@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openAISdk } from '../../providers/sdk.js';
 import type { ResponseInputItem, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
@@ -73,7 +74,7 @@ export class OpenAIComputerUseAgent extends ScreenAgent {
     const m = client.modelConfig;
     this.name = `openai-computer-use (${client.model})`;
     this.toolType = m.computerTool === 'computer' ? 'computer' : 'computer_use_preview';
-    this.sdk = new OpenAI({ apiKey: apiKeyOf(m), baseURL: m.baseURL, maxRetries: 0, timeout: m.timeoutMs });
+    this.sdk = new (openAISdk())({ apiKey: apiKeyOf(m), baseURL: m.baseURL, maxRetries: 0, timeout: m.timeoutMs });
     this.record = { requested: m.protocol ?? 'auto', used: 'openai-computer-use', why, tool: `${this.toolType} (Responses API, previous_response_id chaining)`, corrections: [], safetyChecks: [] };
   }
 

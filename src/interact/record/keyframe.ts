@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright';
+import { viewportPng } from '../../browser/screenshot.js';
 import { evalIn } from '../../browser/session.js';
 import { decodePng, type Rgba } from '../../perceive/image.js';
 import { errorMessage, timebox } from '../../util/timebox.js';
@@ -56,15 +57,18 @@ export interface KeyframeOptions {
  * A keyframe: viewport screenshot (written to `file` under the evidence folder unless null), the probe's
  * snapshot, the text state with element `ref` left out (`null` for none), and when. Never throws: a failed
  * screenshot gives a capture with every field null (set COOKIE_DEBUG to see why); a probe that does not
- * answer leaves `snap`/`text` null. Each page call is time-boxed by `unresponsiveMs` (the screenshot by 1 s more).
+ * answer leaves `snap`/`text` null. The three are taken at once (the app is frozen). Each page call is time-boxed by `unresponsiveMs` (the screenshot by 1 s more).
  */
 export async function captureKeyframe(page: Page, opts: KeyframeOptions, file: string | null, ref: number | string): Promise<Capture> {
   const at = Date.now();
   try {
-    const png = await timebox(page.screenshot({ timeout: opts.unresponsiveMs, caret: 'initial' }), opts.unresponsiveMs + 1000, 'screenshot');
+    // the app is frozen: the screenshot and the probe's two readings are taken together
+    const [png, snap, text] = await Promise.all([
+      viewportPng(page, opts.unresponsiveMs),
+      probeSnapshot(page, opts.unresponsiveMs),
+      evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null),
+    ]);
     if (file) fs.writeFileSync(path.join(opts.evidenceDir, file), png);
-    const snap = await probeSnapshot(page, opts.unresponsiveMs);
-    const text = await evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null);
     return { png, img: decodePng(png), snap, text, at };
   } catch (e) {
     if (process.env.COOKIE_DEBUG) process.stderr.write(`keyframe ${file ?? '(baseline)'} failed: ${errorMessage(e)}\n`);

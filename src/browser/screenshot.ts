@@ -1,0 +1,39 @@
+import type { CDPSession, Page } from 'playwright';
+import { timebox } from '../util/timebox.js';
+
+// The viewport screenshot of a settled or frozen page, taken by the DevTools protocol directly
+// (Page.captureScreenshot): Playwright's page.screenshot adds a frame synchronisation and style
+// injections that cost 60–170 ms a shot on a 2-core machine, and a step takes up to four. Used for the
+// step keyframes and perception's idle pair; captures that follow a resize keep page.screenshot.
+
+const sessions = new WeakMap<Page, Promise<CDPSession | null>>();
+
+/** One CDP session per page, opened on first use; null when the browser offers none (then Playwright's screenshot is used). */
+function sessionOf(page: Page): Promise<CDPSession | null> {
+  let s = sessions.get(page);
+  if (!s) {
+    s = timebox(page.context().newCDPSession(page), 5000, 'CDP session').catch(() => null);
+    sessions.set(page, s);
+  }
+  return s;
+}
+
+/**
+ * A PNG of the page's viewport at its current size (CSS px × device pixel ratio), the caret as the page
+ * shows it. Time-boxed by `timeoutMs` (+1 s for the fallback).
+ * @throws when the page does not paint within the limit or is closed
+ */
+export async function viewportPng(page: Page, timeoutMs: number): Promise<Buffer> {
+  const cdp = await sessionOf(page);
+  if (cdp) {
+    try {
+      const { data } = await timebox(cdp.send('Page.captureScreenshot', { format: 'png' }), timeoutMs, 'screenshot');
+      return Buffer.from(data, 'base64');
+    } catch (e) {
+      if (page.isClosed() || /timed out/.test(String(e))) throw e;
+      // a detached session (a navigation replaced the target): open a new one next time, use Playwright's now
+      sessions.delete(page);
+    }
+  }
+  return timebox(page.screenshot({ timeout: timeoutMs, caret: 'initial' }), timeoutMs + 1000, 'screenshot');
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { webglRendererCached } from '../../src/browser/launch.js';
+import { viewportPng } from '../../src/browser/screenshot.js';
+import { fakePage, png } from '../fixtures/fake-page.js';
+import { tmpDir } from '../helpers.js';
+
+// The shortcuts of issue 13 (an evaluation near the floor) keep their answers: the protocol screenshot is the
+// page's screenshot and falls back to Playwright's, the remembered WebGL renderer is the probed one.
+
+describe('viewport screenshots through the DevTools protocol', () => {
+  it('takes the PNG the page paints through one CDP session per page, opened once', async () => {
+    const { page, calls } = fakePage({ screenshot: () => png([[1, 1]]) });
+    const a = await viewportPng(page, 1000);
+    const b = await viewportPng(page, 1000);
+    expect(a.equals(png([[1, 1]]))).toBe(true);
+    expect(b.equals(a)).toBe(true);
+    expect(calls.filter((c) => c === 'cdp:Page.captureScreenshot')).toHaveLength(2);
+  });
+
+  it("falls back to Playwright's screenshot when the browser offers no CDP session, or the session fails", async () => {
+    const { page, calls } = fakePage({ screenshot: () => png([[2, 2]]) });
+    const noCdp = { ...page, context: () => ({ newCDPSession: async () => { throw new Error('CDP session is only available in Chromium'); } }) } as unknown as Page;
+    expect((await viewportPng(noCdp, 1000)).equals(png([[2, 2]]))).toBe(true);
+    const broken = { ...page, context: () => ({ newCDPSession: async () => ({ send: async () => { throw new Error('Target closed'); } }) }) } as unknown as Page;
+    expect((await viewportPng(broken, 1000)).equals(png([[2, 2]]))).toBe(true);
+    expect(calls).toContain('screenshot');
+  });
+});
+
+describe('the WebGL renderer is remembered per host, browser build and flags', () => {
+  const browser = (version: string, answer: string | null) => {
+    let probes = 0;
+    const b = {
+      version: () => version,
+      newContext: async () => ({
+        newPage: async () => ({ evaluate: async () => (probes++, answer) }),
+        close: async () => {},
+      }),
+    } as unknown as Browser;
+    return { b, probes: () => probes };
+  };
+
+  it('probes once, then answers from the file; another build or other flags probe again; no WebGL is never remembered', async () => {
+    const file = path.join(tmpDir('cookie-webgl-'), 'sub', 'webgl.json');
+    const one = browser('131.0', 'SwiftShader');
+    expect(await webglRendererCached(one.b, ['/usr/bin/chromium'], file)).toBe('SwiftShader');
+    expect(await webglRendererCached(one.b, ['/usr/bin/chromium'], file)).toBe('SwiftShader');
+    expect(one.probes()).toBe(1);
+    const other = browser('132.0', 'ANGLE');
+    expect(await webglRendererCached(other.b, ['/usr/bin/chromium'], file)).toBe('ANGLE');
+    expect(await webglRendererCached(other.b, ['/usr/bin/chromium', '--disable-gpu'], file)).toBe('ANGLE');
+    expect(other.probes()).toBe(2);
+    const none = browser('133.0', null);
+    expect(await webglRendererCached(none.b, [], file)).toBeNull();
+    expect(await webglRendererCached(none.b, [], file)).toBeNull();
+    expect(none.probes()).toBe(2);
+    // an unreadable file only costs the probe
+    fs.writeFileSync(file, '{not json');
+    expect(await webglRendererCached(one.b, ['/usr/bin/chromium'], file)).toBe('SwiftShader');
+    expect(one.probes()).toBe(2);
+  });
+});
