@@ -43,7 +43,7 @@ export interface StepClock {
  * action on the frozen app and records its evidence as a {@link TraceStep}. Idle baseline (a screenshot
  * only on a page that moves by itself) → the app runs → the pointer travels to the target → freeze,
  * keyframe "before" (readings for a check) → run → the action with human-like input (time-boxed) → effects
- * show (450 ms, then until the DOM is quiet, ≤ 1.2 s) → freeze, keyframe "after" → the effect measured
+ * show (at least 450 ms, then until the DOM is quiet and no transition runs, ≤ 1.65 s) → freeze, keyframe "after" → the effect measured
  * counterfactually against the baseline (with a second look for started/stopped motion), frame timing,
  * trusted-click delivery, the page's events meanwhile, the video offsets, and a measurement the agent asked
  * for. A page that stops answering gives outcome `unresponsive`. It keeps one belief across steps: whether
@@ -187,8 +187,10 @@ export class StepRecorder {
     }
     // let effects show, then freeze for the "after" keyframe
     end = span('step.settle');
+    const settleFrom = Date.now();
+    void before.img; // decode the "before" keyframe now, inside the settle time
     // a person looks for about half a second; longer while the DOM changes or a transition runs (≤ 1.65 s)
-    await this.waitSettled(450, 1650);
+    await this.waitSettled(450, 1650, settleFrom);
     end();
     const frames1 = frames0 ? await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null) : null;
     const ended = Date.now();
@@ -310,10 +312,10 @@ export class StepRecorder {
    * Wait at least `minMs` and until the page settled — the probe's mutation counter did not move between two
    * looks 100 ms apart (beyond what the page changes by itself in that time: twice its idle rate from static
    * perception) and no finite CSS transition or animation runs — or until `limitMs` (ms). Ends early
-   * when the probe is gone (a navigation). The looks are timed from Node, not by the page's (frozen) timers.
+   * when the probe is gone (a navigation). The looks are timed from Node, not by the page's (frozen) timers;
+   * both times count from `t0` (Date.now(), ms; default now).
    */
-  private async waitSettled(minMs: number, limitMs: number): Promise<void> {
-    const t0 = Date.now();
+  private async waitSettled(minMs: number, limitMs: number, t0 = Date.now()): Promise<void> {
     let last = -1;
     for (;;) {
       const s = await evalIn<{ mutations: number; settling?: number } | null>(this.page, 'window.__cookieProbe ? window.__cookieProbe.snapshot() : null', 1500, 'snapshot').catch(() => null);

@@ -194,11 +194,13 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const f0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   const tf0 = Date.now();
   const stall0 = opts.cpuStall?.() ?? null;
-  await sleep(IDLE_WINDOW_MS);
+  // the first screenshot is decoded while the window runs (Node would only wait)
+  const imgA = a.value ? decodePng(a.value) : null;
+  await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
   const f1 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
   const b = await attempt(() => viewportPng(page, 10_000), 15_000, 'screenshot', null);
-  if (a.value && b.value) result.animatedShare = Math.round(diffRatio(decodePng(a.value), decodePng(b.value)) * 1000) / 1000;
+  if (imgA && b.value) result.animatedShare = Math.round(diffRatio(imgA, decodePng(b.value)) * 1000) / 1000;
   const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 

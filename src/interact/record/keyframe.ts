@@ -29,7 +29,7 @@ export type ProbeSnap = {
 
 /** One keyframe of a step (paper §4.1 "multi-modal capture"; METHOD.md §2.3): what the page showed and held at `at`. */
 export interface Capture {
-  /** The viewport screenshot (PNG) and its decoded pixels; null when the screenshot failed. */
+  /** The viewport screenshot (PNG) and its decoded pixels (decoded on first read); null when the screenshot failed. */
   png: Buffer | null;
   img: Rgba | null;
   snap: ProbeSnap;
@@ -69,7 +69,25 @@ export async function captureKeyframe(page: Page, opts: KeyframeOptions, file: s
       evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null),
     ]);
     if (file) fs.writeFileSync(path.join(opts.evidenceDir, file), png);
-    return { png, img: decodePng(png), snap, text, at };
+    // decoded when first read: the step recorder reads the "before" pixels while the action's effects
+    // settle, when Node would only wait
+    let img: Rgba | null | undefined;
+    return {
+      png,
+      get img(): Rgba | null {
+        if (img === undefined) {
+          try {
+            img = decodePng(png);
+          } catch {
+            img = null;
+          }
+        }
+        return img;
+      },
+      snap,
+      text,
+      at,
+    };
   } catch (e) {
     if (process.env.COOKIE_DEBUG) process.stderr.write(`keyframe ${file ?? '(baseline)'} failed: ${errorMessage(e)}\n`);
     return { png: null, img: null, snap: null, text: null, at };
