@@ -1,6 +1,7 @@
 // Benchmark: the second run of an unchanged suite of ≥ 30 evaluations against the first, and a run after
 // one candidate file changed (only that evaluation should run again).
-// Run: npx tsx bench/cache.bench.ts   (prints its figures; asserts nothing)
+// Run: npx tsx bench/cache.bench.ts   (prints its figures; asserts nothing; the CLI line needs `npm run build`)
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,11 @@ console.log(`Cookie cache benchmark — ${pages.length} evaluations, concurrency
 const first = await run('first run (cold)');
 const second = await run('second run (unchanged)');
 console.log(`→ the second run took ${((second.ms / first.ms) * 100).toFixed(2)}% of the first run's wall time`);
+// the same unchanged run as a user types it: the `cookie test` process, start-up included (compiled dist/)
+const t0 = Date.now();
+const cli = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cookie.js'), 'test', dir, '--concurrency', '2', '--steps', '8', '--reporter', 'json'], { cwd: dir, encoding: 'utf8' });
+const cliMs = Date.now() - t0;
+console.log(`second run again, as a \`cookie test\` process (exit ${cli.status}): ${(cliMs / 1000).toFixed(1)} s = ${((cliMs / first.ms) * 100).toFixed(2)}% of the first run's wall time`);
 fs.appendFileSync(path.join(dir, 'c3.html'), '\n<!-- edited -->\n');
 const third = await run('third run (c3.html edited)');
 console.log(`→ re-evaluated: ${third.ev.filter((e) => !e.cached).map((e) => e.candidate).join(', ') || 'none'}`);
