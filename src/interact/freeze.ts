@@ -33,7 +33,7 @@ export class Freezer {
   /** Pause the app. Time-boxed (ms); a hung page throws StageTimeoutError. */
   async freeze(ms = 5000): Promise<void> {
     if (!this.enabled || this.frozen) return;
-    await timebox(
+    const all = timebox(
       // the clock, the CSS/Web animations and the media are paused together (independent channels)
       Promise.all([
         (async () => {
@@ -57,6 +57,16 @@ export class Freezer {
       ms * 2,
       'freeze',
     );
+    try {
+      await all;
+    } catch (e) {
+      // a freeze that failed in part must not leave the animations or the media paused behind a running clock
+      await Promise.all([
+        this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }).catch(() => {}),
+        evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms).catch(() => {}),
+      ]);
+      throw e;
+    }
     this.frozen = true;
   }
 

@@ -1,0 +1,45 @@
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { Freezer } from '../../src/interact/freeze.js';
+
+// The freeze pauses the app's clock, its CSS/Web animations and its media together; one that fails in part
+// must not leave the app half paused (animations stopped behind a running clock).
+
+function rig(pauseFails: boolean) {
+  const sent: string[] = [];
+  const page = {
+    evaluate: async (e: string) => (sent.push(`eval:${e.includes('unfreeze') ? 'media-unfreeze' : e.includes('freeze') ? 'media-freeze' : e}`), e === 'Date.now()' ? 1000 : null),
+    clock: {
+      pauseAt: async () => {
+        sent.push('clock.pauseAt');
+        if (pauseFails) throw new Error('Cannot fast-forward to the past');
+      },
+      resume: async () => void sent.push('clock.resume'),
+    },
+    context: () => ({ newCDPSession: async () => ({ send: async (m: string, p?: { playbackRate?: number }) => void sent.push(`${m}:${p?.playbackRate ?? ''}`) }) }),
+  } as unknown as Page;
+  return { page, sent };
+}
+
+describe('freezing the app', () => {
+  it('pauses clock, animations and media, and resumes all three', async () => {
+    const { page, sent } = rig(false);
+    const f = await Freezer.attach(page, true);
+    await f.freeze(500);
+    expect(f.isFrozen).toBe(true);
+    expect(sent).toEqual(expect.arrayContaining(['clock.pauseAt', 'Animation.setPlaybackRate:0', 'eval:media-freeze']));
+    await f.unfreeze(500);
+    expect(f.isFrozen).toBe(false);
+    expect(sent.slice(-3)).toEqual(expect.arrayContaining(['Animation.setPlaybackRate:1', 'eval:media-unfreeze', 'clock.resume']));
+  });
+
+  it('a clock that cannot be paused: the freeze throws and the animations and media run again', async () => {
+    const { page, sent } = rig(true);
+    const f = await Freezer.attach(page, true);
+    await expect(f.freeze(500)).rejects.toThrow(/to the past/);
+    expect(f.isFrozen).toBe(false);
+    expect(sent.filter((c) => c === 'clock.pauseAt')).toHaveLength(3);
+    const last = sent.lastIndexOf('Animation.setPlaybackRate:0');
+    expect(sent.slice(last)).toEqual(expect.arrayContaining(['Animation.setPlaybackRate:1', 'eval:media-unfreeze']));
+  });
+});
