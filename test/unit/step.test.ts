@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EventLog } from '../../src/browser/session.js';
 import type { Decision, ObservedElement } from '../../src/interact/agent.js';
 import type { HumanInput } from '../../src/interact/input.js';
@@ -108,19 +108,29 @@ describe('step recorder: one action and its evidence', () => {
   });
 
   it('the wait for effects ends once the DOM is quiet (after half a second), lasts while it changes, and discounts what the page changes by itself', async () => {
-    // a page whose DOM keeps changing is looked at until the 1.65-s bound; a still page only until it was quiet
-    // for one look after 450 ms (compared with each other, not with a clock: a busy machine slows both)
-    const busy = rig({}, () => {}, true);
-    const sb = await busy.recorder.record(0, wait(), 0, []);
-    expect(sb.durationMs).toBeGreaterThanOrEqual(1650);
-    const still = rig();
-    const ss = await still.recorder.record(0, wait(), 0, []);
-    expect(ss.durationMs).toBeGreaterThanOrEqual(450);
-    expect(ss.durationMs).toBeLessThan(sb.durationMs - 400);
-    // the same changes are the page's own when static perception saw it mutate at that rate while idle
-    const own = rig({ idleMutationsPerSec: 20 }, () => {}, true);
-    const so = await own.recorder.record(0, wait(), 0, []);
-    expect(so.durationMs).toBeLessThan(sb.durationMs - 400);
+    // timed on a fake clock (Node's timers and Date), so the machine's speed cannot change the answer
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      const timed = async (r: ReturnType<typeof rig>) => {
+        let done = false;
+        const p = r.recorder.record(0, wait(), 0, []).finally(() => (done = true));
+        while (!done) await vi.advanceTimersByTimeAsync(10);
+        return (await p).durationMs;
+      };
+      // a page whose DOM keeps changing is looked at until the 1.65-s bound
+      const busy = await timed(rig({}, () => {}, true));
+      expect(busy).toBeGreaterThanOrEqual(1650);
+      // a still page until it was quiet for one look after 450 ms: the look at 500 ms (the old wait: 450 ms, then
+      // looks 200 ms apart until two agreed, 650 ms)
+      const still = await timed(rig());
+      expect(still).toBeGreaterThanOrEqual(450);
+      expect(still).toBeLessThanOrEqual(550);
+      // the same changes are the page's own when static perception saw it mutate at that rate while idle
+      const own = await timed(rig({ idleMutationsPerSec: 20 }, () => {}, true));
+      expect(own).toBeLessThanOrEqual(550);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a page that animates takes a screenshot baseline first, and learns from a still step that it no longer moves', async () => {
