@@ -61,10 +61,7 @@ export class Freezer {
       await all;
     } catch (e) {
       // a freeze that failed in part must not leave the animations or the media paused behind a running clock
-      await Promise.all([
-        this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }).catch(() => {}),
-        evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms).catch(() => {}),
-      ]);
+      await Promise.all(this.resumeEffects(ms).map((p) => p.catch(() => {})));
       throw e;
     }
     this.frozen = true;
@@ -75,14 +72,15 @@ export class Freezer {
     if (!this.enabled || !this.frozen) return;
     this.frozen = false;
     await timebox(
-      Promise.all([
-        this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }),
-        evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms),
-        this.page.clock.resume(),
-      ]),
+      Promise.all([...this.resumeEffects(ms), this.page.clock.resume()]),
       ms * 2,
       'unfreeze',
     );
+  }
+
+  /** Set the CSS/Web animations and the media running again (the clock is resumed by the caller). */
+  private resumeEffects(ms: number): Promise<unknown>[] {
+    return [this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }), evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms)];
   }
 
   /** Detach the CDP session. */

@@ -118,7 +118,7 @@ function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['det
 /** The environment a run measures in (results.json `environment`), described with one of its browsers. */
 async function describeEnvironment(browser: Browser, config: ResolvedConfig, remote: boolean): Promise<EnvironmentInfo> {
   // a local browser's WebGL renderer is remembered between runs; a remote one (another machine) is asked each time
-  const webgl = remote ? await webglRenderer(browser) : await webglRendererCached(browser, [config.browser.executablePath ?? '', ...(config.browser.args ?? [])]);
+  const webgl = remote ? await webglRenderer(browser) : await webglRendererCached(browser, [config.browser.executablePath, ...config.browser.args]);
   return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
 }
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright';
 import { viewportPng } from '../../browser/screenshot.js';
 import { evalIn } from '../../browser/session.js';
 import { decodePng, type Rgba } from '../../perceive/image.js';
-import { errorMessage, timebox } from '../../util/timebox.js';
+import { errorMessage } from '../../util/timebox.js';
 
 /** A rectangle in CSS px of the viewport. */
 export type Box = { x: number; y: number; width: number; height: number };
