@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /**
  * The one module that runs ffmpeg and ffprobe (fluent-ffmpeg is archived upstream; MACHINE.md gives the
@@ -10,13 +10,28 @@ export const FFMPEG = () => process.env.COOKIE_FFMPEG || 'ffmpeg';
 /** The ffprobe binary (COOKIE_FFPROBE overrides). */
 export const FFPROBE = () => process.env.COOKIE_FFPROBE || 'ffprobe';
 
-/** True when the ffmpeg binary runs. */
-export function ffmpegAvailable(): boolean {
-  try {
-    return spawnSync(FFMPEG(), ['-hide_banner', '-version'], { timeout: 10_000 }).status === 0;
-  } catch {
-    return false;
+const available = new Map<string, Promise<boolean>>();
+
+/**
+ * Resolves true when the ffmpeg binary runs (`ffmpeg -version` exits 0 within 10 s). Asked once per
+ * binary per process (ffmpeg takes ~0.2 s to start here) and without blocking the event loop, so a run
+ * can ask early, while its browser launches (runner/run.ts), and every recording reads the answer.
+ * Never rejects.
+ */
+export function ffmpegAvailable(): Promise<boolean> {
+  const bin = FFMPEG();
+  let p = available.get(bin);
+  if (!p) {
+    p = new Promise<boolean>((resolve) => {
+      try {
+        execFile(bin, ['-hide_banner', '-version'], { timeout: 10_000 }, (err) => resolve(!err));
+      } catch {
+        resolve(false);
+      }
+    });
+    available.set(bin, p);
   }
+  return p;
 }
 
 /** A running H.264 encoder fed with JPEG frames at a constant frame rate. */
@@ -91,17 +106,28 @@ export function startFrameEncoder(out: string, fps: number, width: number, heigh
   };
 }
 
-function run(bin: string, args: string[], timeoutMs: number): { ok: boolean; stdout: string; stderr: string } {
-  const r = spawnSync(bin, args, { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
+/**
+ * Run ffmpeg or ffprobe to completion without blocking the event loop (a concurrent evaluation's waits,
+ * timers and protocol messages go on while a video is probed or muxed). Never rejects.
+ */
+function run(bin: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    try {
+      execFile(bin, args, { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+        resolve({ ok: !err, stdout: stdout ?? '', stderr: (stderr ?? '') + (err && !stderr ? String(err) : '') });
+      });
+    } catch (e) {
+      resolve({ ok: false, stdout: '', stderr: String(e) });
+    }
+  });
 }
 
 /**
  * Mux an MP4 video with an audio file that starts `offsetMs` into the video, re-encoding audio to AAC.
  * @returns ok, or the reason
  */
-export function muxAudio(video: string, audio: string, offsetMs: number, out: string): { ok: boolean; reason?: string } {
-  const r = run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', video, '-itsoffset', (offsetMs / 1000).toFixed(3), '-i', audio, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out], 120_000);
+export async function muxAudio(video: string, audio: string, offsetMs: number, out: string): Promise<{ ok: boolean; reason?: string }> {
+  const r = await run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', video, '-itsoffset', (offsetMs / 1000).toFixed(3), '-i', audio, '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', out], 120_000);
   return r.ok ? { ok: true } : { ok: false, reason: r.stderr.trim().split('\n').pop() };
 }
 
@@ -112,9 +138,9 @@ export interface MediaInfo {
   audio?: { codec: string; durationMs: number };
 }
 
-/** ffprobe a media file. @returns null when ffprobe fails */
-export function probeMedia(file: string): MediaInfo | null {
-  const r = run(FFPROBE(), ['-v', 'error', '-count_frames', '-show_entries', 'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,nb_read_frames,duration', '-of', 'json', file], 60_000);
+/** ffprobe a media file. @returns null when ffprobe fails (never rejects) */
+export async function probeMedia(file: string): Promise<MediaInfo | null> {
+  const r = await run(FFPROBE(), ['-v', 'error', '-count_frames', '-show_entries', 'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,nb_read_frames,duration', '-of', 'json', file], 60_000);
   if (!r.ok) return null;
   const j = JSON.parse(r.stdout) as { format?: { duration?: string }; streams?: Record<string, string | number>[] };
   const info: MediaInfo = { durationMs: Math.round(Number(j.format?.duration ?? 0) * 1000) };
@@ -130,14 +156,14 @@ export function probeMedia(file: string): MediaInfo | null {
 }
 
 /** Remux an audio file (e.g. a MediaRecorder WebM without duration) so it has a proper duration. */
-export function remuxAudio(input: string, out: string): { ok: boolean; reason?: string } {
-  const r = run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-c:a', 'libopus', '-b:a', '96k', out], 60_000);
+export async function remuxAudio(input: string, out: string): Promise<{ ok: boolean; reason?: string }> {
+  const r = await run(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', input, '-c:a', 'libopus', '-b:a', '96k', out], 60_000);
   return r.ok ? { ok: true } : { ok: false, reason: r.stderr.trim().split('\n').pop() };
 }
 
 /** Mean and max volume of a file's audio in dBFS (ffmpeg volumedetect); null when there is no audio. */
-export function audioVolume(file: string): { meanDb: number; maxDb: number } | null {
-  const r = run(FFMPEG(), ['-hide_banner', '-i', file, '-map', '0:a:0', '-af', 'volumedetect', '-f', 'null', '-'], 60_000);
+export async function audioVolume(file: string): Promise<{ meanDb: number; maxDb: number } | null> {
+  const r = await run(FFMPEG(), ['-hide_banner', '-i', file, '-map', '0:a:0', '-af', 'volumedetect', '-f', 'null', '-'], 60_000);
   const mean = r.stderr.match(/mean_volume: (-?[\d.]+|-inf) dB/);
   const max = r.stderr.match(/max_volume: (-?[\d.]+|-inf) dB/);
   if (!mean || !max) return null;
@@ -149,7 +175,14 @@ export function audioVolume(file: string): { meanDb: number; maxDb: number } | n
  * Extract one frame of a video at `ms` as JPEG (for keyframes sampled from the video).
  * @returns the JPEG bytes, or null when ffmpeg fails
  */
-export function extractFrame(video: string, ms: number, maxWidth = 1280): Buffer | null {
-  const r = spawnSync(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-ss', (Math.max(0, ms) / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'], { timeout: 30_000, maxBuffer: 32 * 1024 * 1024 });
-  return r.status === 0 && r.stdout?.length ? r.stdout : null;
+export function extractFrame(video: string, ms: number, maxWidth = 1280): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    try {
+      execFile(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-ss', (Math.max(0, ms) / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'], { timeout: 30_000, maxBuffer: 32 * 1024 * 1024, encoding: 'buffer', killSignal: 'SIGKILL' }, (err, stdout) => {
+        resolve(!err && stdout?.length ? stdout : null);
+      });
+    } catch {
+      resolve(null);
+    }
+  });
 }

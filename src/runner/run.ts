@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,7 @@ import { selectShard, type ShardSpec } from './shard.js';
 import { markTrials, repeatTasks } from './trials.js';
 import { deployNotes, resolvablePattern } from '../util/public-url.js';
 import { sinceStart, span, timed } from '../util/profile.js';
+import { ffmpegAvailable } from '../common/ffmpeg.js';
 
 /** Options of {@link runCookie}; CLI flags override the config file. */
 export interface RunOptions {
@@ -99,27 +100,36 @@ function signalExitCode(sig: NodeJS.Signals): number {
   return 128 + (os.constants.signals[sig] ?? 2);
 }
 
-/** Hash and count of the installed font families (`fc-list`), or nulls where fontconfig is absent. */
-function fontsFingerprint(): { fontsHash: string | null; fontFamilies: number | null } {
-  try {
-    const families = [...new Set(execFileSync('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000 }).split('\n').map((l) => l.trim()).filter(Boolean))].sort();
-    return { fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length };
-  } catch {
-    return { fontsHash: null, fontFamilies: null };
-  }
+/**
+ * Hash and count of the installed font families (`fc-list`, run without blocking the event loop: it is
+ * asked while the browser launches), or nulls where fontconfig is absent. Never rejects.
+ */
+function fontsFingerprint(): Promise<{ fontsHash: string | null; fontFamilies: number | null }> {
+  return new Promise((resolve) => {
+    const none = { fontsHash: null, fontFamilies: null };
+    try {
+      execFile('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }, (err, out) => {
+        if (err) return resolve(none);
+        const families = [...new Set(out.split('\n').map((l) => l.trim()).filter(Boolean))].sort();
+        resolve({ fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length });
+      });
+    } catch {
+      resolve(none);
+    }
+  });
 }
 
 /** What a run pins so its evaluations repeat (recorded in results.json `environment.determinism`). */
-function determinismOf(config: ResolvedConfig): NonNullable<EnvironmentInfo['determinism']> {
+function determinismOf(config: ResolvedConfig, fonts: { fontsHash: string | null; fontFamilies: number | null }): NonNullable<EnvironmentInfo['determinism']> {
   const viewport = config.viewports.reduce((a, b) => (b.width > a.width ? b : a));
-  return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fontsFingerprint() };
+  return { randomSeed: config.determinism.random ? config.agent.seed : null, dateOrigin: config.determinism.date ? config.determinism.dateOrigin : null, viewport, deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', ...fonts };
 }
 
 /** The environment a run measures in (results.json `environment`), described with one of its browsers. */
-async function describeEnvironment(browser: Browser, config: ResolvedConfig, remote: boolean): Promise<EnvironmentInfo> {
+async function describeEnvironment(browser: Browser, config: ResolvedConfig, remote: boolean, fonts: ReturnType<typeof fontsFingerprint>): Promise<EnvironmentInfo> {
   // a local browser's WebGL renderer is remembered between runs; a remote one (another machine) is asked each time
   const webgl = remote ? await webglRenderer(browser) : await webglRendererCached(browser, [config.browser.executablePath, ...config.browser.args]);
-  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config) };
+  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config, await fonts) };
 }
 
 /** The name (built-in or module path) of a reporter entry; undefined for a reporter object. */
@@ -354,13 +364,16 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   const needBrowser = tasks.some((t) => !cached.has(t.id) && !t.inputProblem);
   const endEnv = span('run.environment');
   if (needBrowser) {
+    // asked while the browser launches: the fonts (fc-list) and whether ffmpeg runs (each recording reads the answer)
+    const fonts = fontsFingerprint();
+    if (config.recording.video) void ffmpegAvailable();
     try {
       // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
-      if (remote) environment = await describeEnvironment(await getBrowser(), config, true);
+      if (remote) environment = await describeEnvironment(await getBrowser(), config, true, fonts);
       else {
         const lease = await pool.acquire();
         try {
-          environment = await describeEnvironment(lease.browser, config, false);
+          environment = await describeEnvironment(lease.browser, config, false, fonts);
         } finally {
           await lease.close();
         }

@@ -161,7 +161,7 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
 
   it('writes an H.264 MP4 that ffprobe reads, with the thinking time cut out and trace offsets inside it', async () => {
     const { probeMedia } = await import('../../src/common/ffmpeg.js');
-    const info = probeMedia(path.join(dir(), 'video.mp4'))!;
+    const info = (await probeMedia(path.join(dir(), 'video.mp4')))!;
     expect(info.video).toMatchObject({ codec: 'h264', width: 1280, height: 800 });
     expect(info.video!.fps).toBe(15);
     expect(info.durationMs).toBeGreaterThan(5000);
@@ -187,8 +187,8 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
     expect(a.offsetMs!).toBeGreaterThanOrEqual(jump.video!.startMs - 50);
     expect(a.offsetMs!).toBeLessThanOrEqual(jump.video!.endMs + 50);
     const mp4 = path.join(dir(), 'video.mp4');
-    expect(probeMedia(mp4)!.audio!.codec).toBe('aac');
-    const vol = audioVolume(mp4)!;
+    expect((await probeMedia(mp4))!.audio!.codec).toBe('aac');
+    const vol = (await audioVolume(mp4))!;
     expect(vol.maxDb).toBeGreaterThan(-30);
   });
 

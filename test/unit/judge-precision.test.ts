@@ -28,6 +28,22 @@ describe('the brief decides severity (issue 11 point 2)', () => {
     expect(conceptOfControl('Addition')).toBeNull();
   });
 
+  it('a term counts as a whole word, with a plain ending, beside any separator (the rule the string search keeps)', () => {
+    expect(conceptOfControl('adds')).toBe('add');
+    expect(conceptOfControl('added!')).toBe('add');
+    expect(conceptOfControl('address')).toBeNull(); // "ress" is no ending
+    expect(conceptOfControl('readd')).toBeNull(); // a letter before it
+    expect(conceptOfControl('𝐀add')).toBeNull(); // an astral letter before it is still a letter
+    expect(conceptOfControl('(add)')).toBe('add');
+    expect(conceptOfControl('3add')).toBeNull();
+    expect(conceptOfControl('−1')).toBe('decrement');
+    expect(conceptOfControl('1')).toBeNull();
+    expect(conceptOfControl('new task')).toBe('add');
+    expect(conceptOfControl('new  task')).toBeNull(); // a phrase is matched as written
+    expect(briefFeatures('A board with drag and drop cards').find((f) => f.id === 'drag')!.named).toEqual(['drag', 'drag and drop']);
+    expect(briefFeatures('A board with drag-and-drop cards').find((f) => f.id === 'drag')!.named).toEqual(['drag']);
+  });
+
   it('a todo app whose Add does nothing is critical and scores far below the working page', () => {
     const good = judgeOffline(withQuery(evidence({}, [click('Add', true), click('Add', true)]), TODO));
     const bad = judgeOffline(withQuery(evidence({}, [fill('Buy milk'), click('Add', false), click('Clear filters', true), click('Add', false)]), TODO));

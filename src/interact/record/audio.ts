@@ -44,11 +44,10 @@ export class AudioRecorder {
     const rawFile = path.join(dir, 'audio-raw.webm');
     const file = path.join(dir, 'audio.webm');
     fs.writeFileSync(rawFile, Buffer.from(raw.base64, 'base64'));
-    const rem = remuxAudio(rawFile, file);
+    const rem = await remuxAudio(rawFile, file);
     fs.rmSync(rawFile, { force: true });
     if (!rem.ok) return { captured: false, note: `audio could not be remuxed: ${rem.reason}` };
-    const info = probeMedia(file);
-    const vol = audioVolume(file);
+    const [info, vol] = await Promise.all([probeMedia(file), audioVolume(file)]);
     const offsetMs = this.log.audioStartedAt !== null && video ? video.offsetAt(this.log.audioStartedAt) : 0;
     return {
       captured: true,

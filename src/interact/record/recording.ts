@@ -69,7 +69,7 @@ export class Recording {
     const evidence: RecordingEvidence = { video: null, videoNote: null, audio: null, freeze: !!freezer?.enabled };
     let video: VideoRecorder | null = null;
     if (opts.video) {
-      if (!ffmpegAvailable()) evidence.videoNote = 'no video: ffmpeg is not installed or does not run';
+      if (!(await ffmpegAvailable())) evidence.videoNote = 'no video: ffmpeg is not installed or does not run';
       else {
         const vp = page.viewportSize() ?? { width: 1280, height: 800 };
         video = new VideoRecorder(page, { file: path.join(opts.evidenceDir, 'video.mp4'), fps: opts.fps, width: vp.width, height: vp.height });
@@ -121,13 +121,13 @@ export class Recording {
       if (r.ok) {
         if (evidence.audio?.captured && evidence.audio.file) {
           const tmp = path.join(evidenceDir, 'video.av.mp4');
-          const m = muxAudio(file, path.join(evidenceDir, evidence.audio.file), evidence.audio.offsetMs ?? 0, tmp);
+          const m = await muxAudio(file, path.join(evidenceDir, evidence.audio.file), evidence.audio.offsetMs ?? 0, tmp);
           if (m.ok) {
             fs.renameSync(tmp, file);
             evidence.audio.muxed = true;
           } else evidence.audio.note += `; not muxed into the video (${m.reason})`;
         }
-        const info = probeMedia(file);
+        const info = await probeMedia(file);
         evidence.video = info?.video
           ? { file: 'video.mp4', durationMs: info.durationMs, fps: Math.round(info.video.fps * 100) / 100, frames: info.video.frames, width: info.video.width, height: info.video.height, repaints: video.repaints }
           : null;

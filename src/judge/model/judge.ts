@@ -53,7 +53,7 @@ const clamp8 = (x: number) => Math.max(0, Math.min(8, Math.round(x * 100) / 100)
 const severityPoints: Record<Severity, number> = { critical: 2, major: 1, minor: 0.5 };
 
 /** Keyframes sampled from the video where the screen changed (at most `n`), else the steps' after-shots. */
-export function sampleKeyframes(ev: Evidence, dir: string, n: number): { label: string; image: Buffer; mediaType: 'image/png' | 'image/jpeg' }[] {
+export async function sampleKeyframes(ev: Evidence, dir: string, n: number): Promise<{ label: string; image: Buffer; mediaType: 'image/png' | 'image/jpeg' }[]> {
   const steps = (ev.interaction?.steps ?? []).filter((s) => s.effect?.screenChanged);
   if (!n || !steps.length) return [];
   const pick: TraceStep[] = [];
@@ -62,7 +62,7 @@ export function sampleKeyframes(ev: Evidence, dir: string, n: number): { label: 
   const out: { label: string; image: Buffer; mediaType: 'image/png' | 'image/jpeg' }[] = [];
   for (const s of pick) {
     const at = s.video ? Math.max(0, s.video.endMs - 80) : null;
-    const frame = video && at !== null ? extractFrame(video, at) : null;
+    const frame = video && at !== null ? await extractFrame(video, at) : null;
     if (frame) out.push({ label: `step ${s.index} at ${at} ms in the video`, image: frame, mediaType: 'image/jpeg' });
     else if (s.screenshotAfter && fs.existsSync(path.join(dir, s.screenshotAfter))) out.push({ label: `step ${s.index} (after)`, image: fs.readFileSync(path.join(dir, s.screenshotAfter)), mediaType: 'image/png' });
   }
@@ -183,7 +183,7 @@ export async function judgeModel(ev: Evidence, dir: string, o: ModelJudgeOptions
 
   if (hasInteraction && o.ablation.deferredScoring) {
     // ── Stage 3a: problem detection over the complete evidence ──
-    const frames = vision ? sampleKeyframes(ev, dir, o.keyframes) : [];
+    const frames = vision ? await sampleKeyframes(ev, dir, o.keyframes) : [];
     const framesParts = frames.flatMap((f) => [text(`Keyframe, ${f.label}:`), img(f.image, f.mediaType)]);
     const staticText = static8 ? JSON.stringify({ scores: static8, issues: staticIssues }) : '(none: this run has no static prior; judge from the evidence alone)';
     const p3a = loadPrompt('judge-problems');
