@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cac } from 'cac';
 import pc from 'picocolors';
 import { parseShard } from '../runner/shard.js';
+import { FLAG_LIMITS } from '../config/limits.js';
 import { COOKIE_VERSION } from '../version.js';
 import type { Judge } from '../plugins/api.js';
 
@@ -22,11 +23,15 @@ import { didYouMeanName as didYouMean } from '../util/did-you-mean.js';
 import type { RunOptions } from '../runner/run.js';
 
 const toList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
-const toInt = (v: unknown, flag: string): number | undefined => {
+/**
+ * A whole-number flag, 1 … `max` (the bound the config file's field has: a flag is not a way around it;
+ * `--repeat-each 100000` would otherwise run for weeks). Exits 2 with the flag, the range and a fix.
+ */
+const toInt = (v: unknown, flag: string, max: number, field: string): number | undefined => {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`${pc.red('✗')} ${flag} ${v}: must be a whole number ≥ 1. Fix: pass e.g. ${flag} 2`);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    console.error(`${pc.red('✗')} ${flag} ${v}: must be a whole number from 1 to ${max} (as the config's \`${field}\`). Fix: pass e.g. ${flag} 2`);
     process.exit(2);
   }
   return n;
@@ -196,11 +201,11 @@ export async function main(argv: string[]): Promise<void> {
         configFile: flags.config as string | undefined,
         outputDir: flags.outputDir as string | undefined,
         reporters: toList(flags.reporter),
-        concurrency: toInt(flags.concurrency, '--concurrency'),
-        steps: toInt(flags.steps, '--steps'),
+        concurrency: toInt(flags.concurrency, '--concurrency', FLAG_LIMITS.concurrency, 'concurrency'),
+        steps: toInt(flags.steps, '--steps', FLAG_LIMITS.steps, 'agent.steps'),
         cache: flags.cache !== false,
         silent: !!flags.silent,
-        repeatEach: toInt(flags.repeatEach, '--repeat-each'),
+        repeatEach: toInt(flags.repeatEach, '--repeat-each', FLAG_LIMITS.repeatEach, 'trials.repeatEach'),
         shard: flags.shard === undefined ? undefined : parseShardFlag(String(flags.shard)),
       };
       if (flags.watch) {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { FLAG_LIMITS } from './limits.js';
 import { DEFAULT_HOST, hostProblem, isLoopbackHost, publicUrlProblem } from '../util/public-url.js';
 
 /**
@@ -166,7 +167,7 @@ export const userConfigSchema = z
         use: pluginEntry.optional(),
         model: modelSchema.optional(),
         /** Step budget (reference verifier: 25). The offline explorer keeps 3 steps in reserve, so it acts at most `steps − 3` times. */
-        steps: z.number().int().min(1).max(200).default(25),
+        steps: z.number().int().min(1).max(FLAG_LIMITS.steps).default(25),
         /** Seed for every random choice, so runs are reproducible. */
         seed: z.number().int().default(1),
         /** How long a game key is held, ms (reference verifier: 500–1000). */
@@ -236,7 +237,7 @@ export const userConfigSchema = z
     /** Repeated trials (issue 15 point 3): each evaluation run `repeatEach` times with different seeds; trials whose totals differ by more than `unstableMargin` (0–100) are flagged unstable. */
     trials: z
       .object({
-        repeatEach: z.number().int().min(1).max(100).default(1),
+        repeatEach: z.number().int().min(1).max(FLAG_LIMITS.repeatEach).default(1),
         unstableMargin: z.number().min(0).max(100).default(10),
       })
       .strict()
@@ -249,7 +250,7 @@ export const userConfigSchema = z
     offlineCdn: z.boolean().default(true),
     /** npm cache shared by every project candidate (installs stay offline-friendly and fast). */
     npmCache: z.string().default(path.join(os.homedir(), '.cache', 'cookie', 'npm')),
-    concurrency: z.number().int().min(1).max(64).default(1),
+    concurrency: z.number().int().min(1).max(FLAG_LIMITS.concurrency).default(1),
     thresholds: thresholds.default({}),
     reporters: z.array(reporterEntry).default(['console']),
     browser: z

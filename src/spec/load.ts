@@ -65,6 +65,10 @@ export async function readSpecObject(file: string): Promise<unknown> {
         const at = pos ? `${file}:${pos.line}:${pos.col}` : file;
         throw new InputError(at, '(yaml)', e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), 'fix the YAML syntax (indentation, quotes, colons)');
       }
+      // the yaml package refuses aliases that expand past its limit (a "billion laughs" file) with a ReferenceError
+      if (e instanceof Error && /alias count/i.test(e.message)) {
+        throw new InputError(file, '(yaml)', `its aliases (*name) expand to too much data (${e.message})`, 'write the values out, or use fewer aliases of aliases; a spec needs no alias expanding more than a few times');
+      }
       throw e;
     }
   }

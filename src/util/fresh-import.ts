@@ -7,6 +7,7 @@ import { tsImport } from 'tsx/esm/api';
  * @throws whatever the module throws while loading
  */
 export async function freshImport(file: string): Promise<Record<string, unknown>> {
+  guardExit(file);
   return (await tsImport(`${pathToFileURL(file).href}?t=${Date.now()}-${Math.random().toString(36).slice(2)}`, import.meta.url)) as Record<string, unknown>;
 }
 
@@ -21,4 +22,30 @@ export function defaultExport(mod: Record<string, unknown>, named?: string): unk
     d = cjs.default ?? (named ? cjs[named] : undefined);
   }
   return d;
+}
+
+/** Files loaded by {@link freshImport} (the user's code), by the forms a stack trace shows them in: path, file URL, and percent-encoded (tsx runs a CommonJS-compiled file from a data: URL naming it so). */
+const userFiles = new Map<string, string>();
+let guarded = false;
+
+/**
+ * Keep a user's module from ending Cookie's process: `process.exit()` called from a spec, config or
+ * plugin file (at load or later, from a fixture or hook) throws instead of exiting, so it is that file's
+ * error (a spec error naming it, or the evaluation's error) and never a silent exit 0 that a CI gate would
+ * read as a pass. Calls from anywhere else (Cookie itself, its caller) exit as before. Installed once.
+ */
+function guardExit(file: string): void {
+  for (const form of [file, pathToFileURL(file).href, encodeURIComponent(file)]) userFiles.set(form, file);
+  if (guarded) return;
+  guarded = true;
+  const exit = process.exit;
+  process.exit = function guardedExit(code?: number | string | null) {
+    const stack = new Error().stack ?? '';
+    for (const [form, name] of userFiles) {
+      if (stack.includes(form)) {
+        throw new Error(`${name} called process.exit(${code ?? ''}): a spec, config or plugin must not end Cookie's run (it would end with exit code ${code ?? 0}, nothing evaluated or reported); remove the call, or throw an error to fail`);
+      }
+    }
+    return exit.call(process, code as number | undefined);
+  } as typeof process.exit;
 }

@@ -99,6 +99,20 @@ describe('cookie test: runner flags', () => {
     const r = await runCli(['test', '.', '--list', '--bial', '2'], { cwd: tmpDir('cookie-flags-') });
     expect([r.code, r.stderr.trim()]).toEqual([2, '✗ unknown option --bial for `cookie test`. Fix: did you mean --bail? see `cookie test --help`']);
   });
+
+  it('a count flag is held to the bound its config field has (--repeat-each 100000 would run for weeks), before any spec is read', async () => {
+    const cwd = tmpDir('cookie-flags-');
+    const cases: [string[], string][] = [
+      [['--repeat-each', '100000'], '✗ --repeat-each 100000: must be a whole number from 1 to 100 (as the config\'s `trials.repeatEach`). Fix: pass e.g. --repeat-each 2'],
+      [['--steps', '201'], '✗ --steps 201: must be a whole number from 1 to 200 (as the config\'s `agent.steps`). Fix: pass e.g. --steps 2'],
+      [['--concurrency', '65'], '✗ --concurrency 65: must be a whole number from 1 to 64 (as the config\'s `concurrency`). Fix: pass e.g. --concurrency 2'],
+    ];
+    for (const [flags, line] of cases) {
+      const r = await runCli(['test', '.', ...flags], { cwd });
+      expect([r.code, r.stderr.trim()]).toEqual([2, line]);
+    }
+    expect((await runCli(['test', '.', '--steps', '200', '--concurrency', '64', '--repeat-each', '100', '--list', '--pass-with-no-tests'], { cwd })).code).toBe(0);
+  });
 });
 
 describe('config and data fixes', () => {

@@ -163,6 +163,23 @@ describe('TypeScript specs that misbehave', () => {
     writeFiles(dir, { 'never.cookie.spec.ts': 'export default () => new Promise(() => {});\n' });
     await expect(loadSpec(path.join(dir, 'never.cookie.spec.ts'))).rejects.toThrow(/never\.cookie\.spec\.ts: default export: \(a function\) failed: building the spec timed out after 10000 ms/);
   }, 20_000);
+  it('a spec calling process.exit(0) is an error naming the file, not a silent exit 0 that CI reads as a pass', async () => {
+    const dir = tmpDir();
+    writeFiles(dir, {
+      'quit.cookie.spec.ts': 'process.exit(0);\nexport default {};\n',
+      // an ES module project file too (its stack shows the file URL, the CommonJS one a data: URL naming it)
+      'esm/package.json': '{ "type": "module" }\n',
+      'esm/quit.cookie.spec.ts': 'process.exit(3);\nexport default {};\n',
+    });
+    await expect(loadSpec(path.join(dir, 'quit.cookie.spec.ts'))).rejects.toThrow(/quit\.cookie\.spec\.ts: \(file\): cannot be loaded: .*quit\.cookie\.spec\.ts called process\.exit\(0\): a spec, config or plugin must not end Cookie's run/);
+    await expect(loadSpec(path.join(dir, 'esm', 'quit.cookie.spec.ts'))).rejects.toThrow(/esm\/quit\.cookie\.spec\.ts called process\.exit\(3\)/);
+  });
+  it('a YAML alias bomb is refused with the file, the cause and a fix, without expanding it', async () => {
+    const dir = tmpDir();
+    const rows = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`)];
+    writeFiles(dir, { 'bomb.cookie.yaml': `${rows.join('\n')}\nquery: { id: q, prompt: hi, language: en }\ncandidates: [ { name: c, mode: html, path: c.html } ]\n` });
+    await expect(loadSpec(path.join(dir, 'bomb.cookie.yaml'))).rejects.toThrow(/bomb\.cookie\.yaml: \(yaml\): its aliases \(\*name\) expand to too much data .*Fix: write the values out/);
+  });
   it('a syntax error names its cause', async () => {
     const dir = tmpDir();
     writeFiles(dir, { 'bad.cookie.spec.ts': 'export default { query: { id: "x", prompt: "y" ;\n' });
