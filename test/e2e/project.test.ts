@@ -1,5 +1,6 @@
 import { execSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
@@ -45,7 +46,8 @@ describe('project candidates', () => {
     expect(text).toContain('no secret here');
     expect(text).toContain('no key here');
     expect(text).not.toMatch(/sekret-123|sk-should-not-leak|GITHUB_TOKEN|MY_SECRET_TOKEN/);
-    expect(text).toMatch(/cwd \/tmp\/cookie-project-/);
+    // a copy in the temporary folder Cookie was given (TMPDIR; the test run gives every process its own)
+    expect(text).toContain(`cwd ${path.join(os.tmpdir(), 'cookie-project-')}`);
     expect(text).toContain('proc clean'); // a PID namespace: Cookie's own environment is out of reach
     expect(ev.deploy.steps.find((s: { step: string }) => s.step === 'build').sandbox).toMatch(/^bwrap\(uid 65534.*network: none\)$/);
     expect(text).toContain('outside unreadable'); // the host's /tmp is not mounted in the sandbox
