@@ -1,4 +1,7 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * The one module that runs ffmpeg and ffprobe (fluent-ffmpeg is archived upstream; MACHINE.md gives the
@@ -21,16 +24,7 @@ const available = new Map<string, Promise<boolean>>();
 export function ffmpegAvailable(): Promise<boolean> {
   const bin = FFMPEG();
   let p = available.get(bin);
-  if (!p) {
-    p = new Promise<boolean>((resolve) => {
-      try {
-        execFile(bin, ['-hide_banner', '-version'], { timeout: 10_000 }, (err) => resolve(!err));
-      } catch {
-        resolve(false);
-      }
-    });
-    available.set(bin, p);
-  }
+  if (!p) available.set(bin, (p = run(bin, ['-hide_banner', '-version'], 10_000).then((r) => r.ok)));
   return p;
 }
 
@@ -111,15 +105,10 @@ export function startFrameEncoder(out: string, fps: number, width: number, heigh
  * timers and protocol messages go on while a video is probed or muxed). Never rejects.
  */
 function run(bin: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    try {
-      execFile(bin, args, { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-        resolve({ ok: !err, stdout: stdout ?? '', stderr: (stderr ?? '') + (err && !stderr ? String(err) : '') });
-      });
-    } catch (e) {
-      resolve({ ok: false, stdout: '', stderr: String(e) });
-    }
-  });
+  return execFileAsync(bin, args, { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }).then(
+    ({ stdout, stderr }) => ({ ok: true, stdout, stderr }),
+    (e: { stdout?: string; stderr?: string }) => ({ ok: false, stdout: e.stdout ?? '', stderr: e.stderr || String(e) }),
+  );
 }
 
 /**
@@ -176,13 +165,9 @@ export async function audioVolume(file: string): Promise<{ meanDb: number; maxDb
  * @returns the JPEG bytes, or null when ffmpeg fails
  */
 export function extractFrame(video: string, ms: number, maxWidth = 1280): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    try {
-      execFile(FFMPEG(), ['-hide_banner', '-loglevel', 'error', '-ss', (Math.max(0, ms) / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'], { timeout: 30_000, maxBuffer: 32 * 1024 * 1024, encoding: 'buffer', killSignal: 'SIGKILL' }, (err, stdout) => {
-        resolve(!err && stdout?.length ? stdout : null);
-      });
-    } catch {
-      resolve(null);
-    }
-  });
+  const args = ['-hide_banner', '-loglevel', 'error', '-ss', (Math.max(0, ms) / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf', `scale='min(${maxWidth},iw)':-2`, '-q:v', '4', '-f', 'image2', '-c:v', 'mjpeg', 'pipe:1'];
+  return execFileAsync(FFMPEG(), args, { timeout: 30_000, maxBuffer: 32 * 1024 * 1024, encoding: 'buffer', killSignal: 'SIGKILL' }).then(
+    ({ stdout }) => (stdout.length ? stdout : null),
+    () => null,
+  );
 }

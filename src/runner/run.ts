@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
@@ -105,18 +106,13 @@ function signalExitCode(sig: NodeJS.Signals): number {
  * asked while the browser launches), or nulls where fontconfig is absent. Never rejects.
  */
 function fontsFingerprint(): Promise<{ fontsHash: string | null; fontFamilies: number | null }> {
-  return new Promise((resolve) => {
-    const none = { fontsHash: null, fontFamilies: null };
-    try {
-      execFile('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }, (err, out) => {
-        if (err) return resolve(none);
-        const families = [...new Set(out.split('\n').map((l) => l.trim()).filter(Boolean))].sort();
-        resolve({ fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length });
-      });
-    } catch {
-      resolve(none);
-    }
-  });
+  return promisify(execFile)('fc-list', [':', 'family'], { encoding: 'utf8', timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }).then(
+    ({ stdout }) => {
+      const families = [...new Set(stdout.split('\n').map((l) => l.trim()).filter(Boolean))].sort();
+      return { fontsHash: crypto.createHash('sha256').update(families.join('\n')).digest('hex').slice(0, 16), fontFamilies: families.length };
+    },
+    () => ({ fontsHash: null, fontFamilies: null }),
+  );
 }
 
 /** What a run pins so its evaluations repeat (recorded in results.json `environment.determinism`). */
