@@ -1,5 +1,5 @@
 import path from 'node:path';
-import chokidar from 'chokidar';
+import chokidar, { type FSWatcher } from 'chokidar';
 import pc from 'picocolors';
 import { runCookie, type RunOptions } from './run.js';
 import { formatScoreChanges, scoreChanges } from '../generate/compare.js';
@@ -53,11 +53,22 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
   let outputDir = path.resolve(o.cwd, o.outputDir ?? 'cookie-results');
   // the folders searched for specs (the paths given, or the working directory): only their spec files count
   const searched = new Set((o.paths.length ? o.paths : ['.']).map((p) => path.resolve(o.cwd, p)));
-  const watcher = chokidar.watch([], {
-    ignoreInitial: true,
-    ignored: (p: string) => /(^|[/\\])(node_modules|\.git|dist|\.vite)([/\\]|$)/.test(p) || within(p, outputDir),
-    awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
-  });
+  // one watcher per batch of new inputs, so its 'ready' says when that batch is armed: "watching" is printed
+  // only then (on a busy machine a save made right after the line would otherwise be missed)
+  const watchers: FSWatcher[] = [];
+  const arm = async (paths: string[]): Promise<void> => {
+    const w = chokidar.watch(paths, {
+      ignoreInitial: true,
+      ignored: (p: string) => /(^|[/\\])(node_modules|\.git|dist|\.vite)([/\\]|$)/.test(p) || within(p, outputDir),
+      awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
+    });
+    watchers.push(w);
+    w.on('all', (event, file) => schedule(event, file));
+    await new Promise<void>((resolve) => {
+      w.once('ready', resolve);
+      w.once('error', () => resolve());
+    });
+  };
   const watched = new Set<string>();
   const runOnce = async () => {
     if (running) {
@@ -75,7 +86,7 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
       if (!outcome.reported) for (const e of outcome.specErrors.flatMap((m) => m.split('\n'))) process.stdout.write(`${pc.red('✗')} ${e}\n`);
       const fresh = outcome.inputs.filter((p) => !watched.has(p));
       for (const p of fresh) watched.add(p);
-      if (fresh.length) watcher.add(fresh);
+      if (fresh.length) await arm(fresh);
     } catch (e) {
       process.stdout.write(`${pc.red('✗')} ${(e as Error).message}\n`);
     } finally {
@@ -97,11 +108,10 @@ export async function watchCookie(o: RunOptions, onRun?: (n: number) => void): P
       void runOnce();
     }, DEBOUNCE_MS);
   };
-  watcher.on('all', (event, file) => schedule(event, file));
   await runOnce();
   const stop = async () => {
     if (timer) clearTimeout(timer);
-    await watcher.close();
+    await Promise.all(watchers.map((w) => w.close()));
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(0)));
   return stop;

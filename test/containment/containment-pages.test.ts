@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, RunResults } from '../../src/types.js';
 import { startCanary, watchProcesses, type Canary } from '../fixtures/canary.js';
-import { BIN, readResults, ROOT, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, ROOT, tmpDir, writeFiles, scaled } from '../helpers.js';
 
 // The containment suite for pages (issue 19): hostile pages of each class run through the real CLI with a
 // canary listening on another local port (TCP; UDP on 127.0.0.1 and ::1; a Unix socket), a secret planted in
@@ -127,7 +127,7 @@ beforeAll(async () => {
   maxBrowsers = watch.maxGroupsAlive(/--cookie-evaluation=/);
   overlaps = watch.overlaps(/--cookie-evaluation=/);
   run = readResults(out);
-}, 1_500_000);
+}, scaled(1_500_000));
 
 afterAll(async () => {
   await canary?.close();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/browser/launch.js';
 import type { InteractionTrace } from '../../src/types.js';
 import { anthropicComputer, anthropicToolUse, computerCall, elementId, openaiResponse, openaiText, startFakeLlm, type SeenRequest } from '../fixtures/fake-llm.js';
-import { readResults, ROOT, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { readResults, ROOT, runCli, tmpDir, writeFiles, scaled } from '../helpers.js';
 
 // No model is reachable from our machines. Each protocol is driven end to end through the real CLI, browser
 // and agent loop against a local HTTP server that speaks that protocol's real wire format (Anthropic Messages
@@ -30,7 +30,7 @@ beforeAll(async () => {
   } finally {
     await browser.close();
   }
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   for (const c of closers) await c();
 });
@@ -106,7 +106,7 @@ describe('Anthropic computer use (Messages API, computer_20251124)', () => {
     expect(t.steps[0]!.usage).toEqual({ requests: 3, inputTokens: 4500, outputTokens: 180, costUsd: (4500 * 3 + 180 * 15) / 1e6 });
     expect(t.steps[1]!.usage!.requests).toBe(1);
     expect(t.usage).toMatchObject({ requests: 6, inputTokens: 5 * 1500 + 100 });
-  }, 600_000);
+  }, scaled(600_000));
 });
 
 describe('OpenAI computer use (Responses API, computer_use_preview)', () => {
@@ -153,7 +153,7 @@ describe('OpenAI computer use (Responses API, computer_use_preview)', () => {
     expect(t.protocol).toMatchObject({ requested: 'auto', used: 'openai-computer-use', why: 'auto-detected from the model name "computer-use-preview"' });
     expect(t.protocol!.safetyChecks).toEqual([{ step: 0, id: 'sc_1', code: 'malicious_instructions', message: 'The page may hold instructions for the agent.', acknowledged: true }]);
     expect(t.steps[1]!.usage).toEqual({ requests: 2, inputTokens: 4000, outputTokens: 160, costUsd: 0 });
-  }, 600_000);
+  }, scaled(600_000));
 });
 
 describe('UI-TARS text actions (chat completions, relative 0–1000 coordinates)', () => {
@@ -191,7 +191,7 @@ describe('UI-TARS text actions (chat completions, relative 0–1000 coordinates)
     expect(t.protocol).toMatchObject({ used: 'ui-tars', coordinates: { convention: 'relative-1000', scaleX: 1.28, scaleY: 0.8 } });
     expect(t.protocol!.corrections).toEqual([{ step: 0, error: "click needs start_box='(x,y)' with two numbers" }]);
     expect(s.usage).toEqual({ requests: 2, inputTokens: 2400, outputTokens: 80, costUsd: 0 });
-  }, 600_000);
+  }, scaled(600_000));
 });
 
 describe('Qwen-VL computer_use in text (chat completions, smart-resize coordinates)', () => {
@@ -225,7 +225,7 @@ describe('Qwen-VL computer_use in text (chat completions, smart-resize coordinat
     expect(t.protocol).toMatchObject({ requested: 'qwen-vl', used: 'qwen-vl', why: 'configured (agent.model.protocol)', coordinates: { convention: 'smart-resize', scaleX: 0.9938, scaleY: 0.9852 } });
     expect(t.report!.observation).toBe('Adding a task with Enter works; the list shows it.');
     expect(t.steps[2]!.usage).toEqual({ requests: 2, inputTokens: 2400, outputTokens: 80, costUsd: 0 });
-  }, 600_000);
+  }, scaled(600_000));
 });
 
 describe('a server without tool calling (JSON-in-text fallback)', () => {
@@ -259,5 +259,5 @@ describe('a server without tool calling (JSON-in-text fallback)', () => {
     // the refused request counts as a request, without tokens
     expect(t.steps[0]!.usage).toMatchObject({ requests: 1, inputTokens: 1200 });
     expect(t.usage!.requests).toBe(5);
-  }, 600_000);
+  }, scaled(600_000));
 });

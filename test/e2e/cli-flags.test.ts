@@ -6,7 +6,7 @@ import { validateXML } from 'xmllint-wasm';
 import { ConsoleReporter } from '../../reporters/console.js';
 import { runnerFlags } from '../../src/cli/main.js';
 import { runCookie } from '../../src/runner/run.js';
-import { readResults, ROOT, runCli, tmpDir, writeFiles } from '../helpers.js';
+import { readResults, ROOT, runCli, tmpDir, writeFiles, scaled } from '../helpers.js';
 
 // Runner conventions people type without thinking (Vitest/Playwright spelling). The runner is driven in
 // process (a busy machine takes seconds to start each CLI); the CLI itself where only it can show the behaviour.
@@ -68,7 +68,7 @@ describe('cookie test: runner flags', () => {
     expect(xml).toMatch(/<testcase classname="gallery" name="one" file="missing.cookie.yaml"[^>]*>\s*<error message="load: artifact not found/);
     const v = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'junit.xsd'), 'utf8') }] });
     expect(v.errors).toEqual([]);
-  }, 300_000);
+  }, scaled(300_000));
 
   it('a bad or conflicting flag is one clear line naming the flag and the fix (exit 2)', () => {
     const cases: [Record<string, unknown>, RegExp][] = [

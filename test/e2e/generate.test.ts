@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRecord, generationPaths } from '../../src/generate/ledger.js';
 import { startFakeLlm } from '../fixtures/fake-llm.js';
 import { anthropicText, anthropicTools, openaiText } from '../fixtures/generate-llm.js';
-import { BIN, readResults, runCli, SHARED, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, runCli, SHARED, tmpDir, writeFiles, scaled } from '../helpers.js';
 
 // No model is reachable from our machines. These runs drive the real CLI against local HTTP servers that
 // speak the OpenAI chat-completions and Anthropic Messages wire formats; the "model" answers with real
@@ -109,7 +109,7 @@ describe('resume', () => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
     const p = (id: string) => generationPaths(path.join(dir, 'out'), 'gen-model', id, 'html');
     const t0 = Date.now();
-    while (!(readRecord(p('a').meta) && readRecord(p('b').meta) && seen.includes('c') && seen.includes('d')) && Date.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 100));
+    while (!(readRecord(p('a').meta) && readRecord(p('b').meta) && seen.includes('c') && seen.includes('d')) && Date.now() - t0 < scaled(120_000) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     expect(readRecord(p('a').meta)!.status).toBe('done');
@@ -241,7 +241,7 @@ export default function App() {
     expect(fs.existsSync(path.join(p.artifact, 'package-lock.json'))).toBe(true);
     expect(JSON.stringify(srv.requests[2]!.body)).toContain('MarshmallowStick');
     expect(r.stdout).toMatch(/claude-gen +react +1 +1 +0 +0 +0 +4 +6000 +1600/);
-  }, 2_500_000); // two real installs and builds (npm ci, tsc, vite): minutes on a shared 2-core machine
+  }, scaled(2_500_000)); // two real installs and builds (npm ci, tsc, vite): minutes on a shared 2-core machine
 });
 
 describe('cookie test --watch with a generated candidate', () => {
@@ -263,7 +263,7 @@ describe('cookie test --watch with a generated candidate', () => {
     child.stderr.on('data', (d) => (out += d));
     const waitFor = async (re: RegExp, from: number) => {
       const t0 = Date.now();
-      while (!re.test(out.slice(from)) && Date.now() - t0 < 200_000 && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      while (!re.test(out.slice(from)) && Date.now() - t0 < scaled(600_000) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       expect(out.slice(from)).toMatch(re);
       return out.length;
     };

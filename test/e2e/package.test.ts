@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CDN_INSTALL_FIX } from '../../src/deploy/cdn.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, scaled } from '../helpers.js';
 
 const CONSUMER = path.join(ROOT, 'test', 'e2e', 'package-consumer');
 /** Where the README's commands put the tarballs; replaced by a fresh folder here. */
@@ -34,7 +34,7 @@ function readmeInstall(): { clone: string[]; project: string[] } {
 
 /** Run one README command line with the tarball folder replaced. */
 function run(line: string, packs: string, cwd: string) {
-  return sh('sh', ['-c', line.split(README_PACKS).join(packs)], cwd, 900_000);
+  return sh('sh', ['-c', line.split(README_PACKS).join(packs)], cwd, scaled(900_000));
 }
 
 const install = readmeInstall();
@@ -60,7 +60,7 @@ beforeAll(async () => {
   expect(install.project[0]).toMatch(/^npm install --save-dev \S+cookie-eval-0\.1\.0\.tgz typescript$/);
   const r = await run(install.project[0]!, packs, project);
   expect(r.code, r.stderr).toBe(0);
-}, 1_200_000);
+}, scaled(1_200_000));
 
 describe('cookie-eval installed as the README says (npm pack in the clone, npm install of the tarball) into a CommonJS project outside the repo', () => {
   it('ships dist, bin, prompts and LICENSE, not the repo (tests, bench, examples, sources)', () => {

@@ -7,7 +7,7 @@ import { writeHtmlReport } from '../../reporters/html/index.js';
 import { FFMPEG } from '../../src/common/ffmpeg.js';
 import type { Defect, EvaluationResult, RunResults } from '../../src/types.js';
 import { evidence, click } from '../fixtures/evidence.js';
-import { ROOT, tmpDir } from '../helpers.js';
+import { ROOT, tmpDir, scaled } from '../helpers.js';
 
 // The HTML report, checked in a real browser. The evidence is an evaluation's as Cookie stores it, with
 // screenshots Chromium takes of two real example pages (examples/todo) and an H.264 video ffmpeg encodes
@@ -67,7 +67,7 @@ beforeAll(async () => {
     ],
   };
   writeHtmlReport(run, out);
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await browser?.close();

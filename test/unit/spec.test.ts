@@ -6,7 +6,7 @@ import { discoverSpecs } from '../../src/spec/discover.js';
 import { loadSpec, loadSpecs, resolveSpec } from '../../src/spec/load.js';
 import { loadBenchQueries } from '../../src/spec/queries-jsonl.js';
 import { expandTasks } from '../../src/spec/tasks.js';
-import { ROOT, SHARED, tmpDir, writeFiles } from '../helpers.js';
+import { ROOT, SHARED, tmpDir, writeFiles, scaled } from '../helpers.js';
 
 const good = {
   query: { id: 'q1', prompt: 'Make a clock', language: 'Chinese', kind: 'dynamic' },
@@ -162,7 +162,7 @@ describe('TypeScript specs that misbehave', () => {
     const dir = tmpDir();
     writeFiles(dir, { 'never.cookie.spec.ts': 'export default () => new Promise(() => {});\n' });
     await expect(loadSpec(path.join(dir, 'never.cookie.spec.ts'))).rejects.toThrow(/never\.cookie\.spec\.ts: default export: \(a function\) failed: building the spec timed out after 10000 ms/);
-  }, 20_000);
+  }, scaled(20_000));
   it('a spec calling process.exit(0) is an error naming the file, not a silent exit 0 that CI reads as a pass', async () => {
     const dir = tmpDir();
     writeFiles(dir, {
