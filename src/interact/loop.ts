@@ -85,11 +85,11 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
 
   // the app runs only while the agent acts: the video records exactly then
-  const clock = await Recording.start(page, log, opts);
+  const clock = await timed('loop.record-start', () => Recording.start(page, log, opts));
   const recorder = new StepRecorder(page, log, input, clock, opts);
 
   try {
-    await clock.pause();
+    await timed('loop.first-pause', () => clock.pause());
     const deadline = t0 + opts.totalTimeoutMs;
     for (let i = 0; i < opts.steps; i++) {
       opts.onStep?.(i + 1, opts.steps);
@@ -115,7 +115,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       const thinkStart = Date.now();
       let decision: Decision;
       try {
-        decision = await timebox(agent.next(obs), opts.thinkTimeoutMs, 'agent deliberation');
+        decision = await timed('loop.think', () => timebox(agent.next(obs), opts.thinkTimeoutMs, 'agent deliberation'));
       } catch (e) {
         endedBecause = 'agent-error';
         endDetail = errorMessage(e);
@@ -161,7 +161,7 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
   }
 
   // ── wrap up (always): the app runs again; stop recording; mux audio into the video ──
-  const recording = await clock.finish(endedBecause === 'unresponsive' || endedBecause === 'crashed');
+  const recording = await timed('loop.record-finish', () => clock.finish(endedBecause === 'unresponsive' || endedBecause === 'crashed'));
   const untested = coverage.untested();
   const consoleErrors = [...log.pageErrors, ...log.consoleErrors].filter((e) => e.step !== undefined).map((e) => e.text);
   return {

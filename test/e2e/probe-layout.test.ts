@@ -85,3 +85,22 @@ describe('probe: visibility and layout', () => {
     expect(s.page.viewportSize()).toEqual({ width: 1280, height: 800 });
   });
 });
+
+describe('viewport captures', () => {
+  it('a capture compared only in memory (compressed for speed) has exactly the pixels of one kept as evidence', async () => {
+    const { viewportPng } = await import('../../src/browser/screenshot.js');
+    const { decodePng } = await import('../../src/perceive/image.js');
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    // a detailed page: text, borders, gradients of an LLM-written board
+    await s.page.goto(`${server.origin}/kanban.html`);
+    const kept = await viewportPng(s.page, 10_000);
+    const fast = await viewportPng(s.page, 10_000, { kept: false });
+    // a different encoding (otherwise the option did nothing) …
+    expect(fast.equals(kept)).toBe(false);
+    // … of the same image
+    const [a, b] = [decodePng(kept), decodePng(fast)];
+    expect([b.width, b.height]).toEqual([a.width, a.height]);
+    expect(Buffer.compare(Buffer.from(a.data), Buffer.from(b.data))).toBe(0);
+  });
+});

@@ -64,7 +64,7 @@ export async function captureKeyframe(page: Page, opts: KeyframeOptions, file: s
   try {
     // the app is frozen: the screenshot and the probe's two readings are taken together
     const [png, snap, text] = await Promise.all([
-      viewportPng(page, opts.unresponsiveMs),
+      viewportPng(page, opts.unresponsiveMs, { kept: file !== null }),
       probeSnapshot(page, opts.unresponsiveMs),
       evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null),
     ]);
