@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { resolveCdn } from '../src/deploy/cdn.js';
 import { startStaticServer } from '../src/deploy/static-server.js';
 import type { EvaluationResult, RunResults } from '../src/types.js';
 
@@ -92,8 +93,12 @@ async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, 
   const page = await ctx.newPage();
   t.launch = performance.now() - t0;
   t0 = performance.now();
-  // CDN scripts are not reachable offline; the bare script lets them fail fast (Cookie serves its own copy)
-  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort());
+  // the same loads: a public CDN's script is served from the same offline copy Cookie serves (cookie-cdn;
+  // without it three.js never runs and the "floor" would be a blank page); anything else fails fast
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => {
+    const f = resolveCdn(r.request().url());
+    return f ? r.fulfill({ status: f.status, contentType: f.contentType, body: f.body }) : r.abort();
+  });
   await page.goto(`${server.origin}/${entry}`, { waitUntil: 'load' });
   await page.screenshot();
   await page.screenshot({ fullPage: true });

@@ -21,16 +21,16 @@ function sessionOf(page: Page): Promise<CDPSession | null> {
 /**
  * A PNG of the page's viewport at its current size (CSS px × device pixel ratio), the caret as the page
  * shows it. Time-boxed by `timeoutMs` (+1 s for the fallback).
- * @param opts.kept false for a capture only compared in memory, never written as evidence: Chromium then
- *   compresses for speed (`optimizeForSpeed`: the same pixels, a PNG 2–3× larger, up to ~0.1 s less per
- *   capture of a detailed page on a 2-core machine)
+ * @param opts.fast Chromium's speed-optimised PNG encoding (`optimizeForSpeed`): the same pixels in a PNG
+ *   2–3× larger, about 0.1 s less per capture of a detailed page on a 2-core machine. For captures compared
+ *   in memory, or recompressed before they are kept (keepPng, common/png.ts)
  * @throws when the page does not paint within the limit or is closed
  */
-export async function viewportPng(page: Page, timeoutMs: number, opts: { kept?: boolean } = {}): Promise<Buffer> {
+export async function viewportPng(page: Page, timeoutMs: number, opts: { fast?: boolean } = {}): Promise<Buffer> {
   const cdp = await sessionOf(page);
   if (cdp) {
     try {
-      const { data } = await timebox(cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.kept === false ? { optimizeForSpeed: true } : {}) }), timeoutMs, 'screenshot');
+      const { data } = await timebox(cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.fast ? { optimizeForSpeed: true } : {}) }), timeoutMs, 'screenshot');
       return Buffer.from(data, 'base64');
     } catch (e) {
       if (page.isClosed() || /timed out/.test(String(e))) throw e;

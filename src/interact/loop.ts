@@ -13,6 +13,7 @@ import { Recording } from './record/recording.js';
 import { StepRecorder } from './step.js';
 import { invalidStep, unresponsiveStep } from './trace-step.js';
 import { timed } from '../util/profile.js';
+import { pngWritesDone } from '../common/png.js';
 
 /** Options of the interaction loop. Times in ms. */
 export interface InteractOptions {
@@ -162,6 +163,8 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
 
   // ── wrap up (always): the app runs again; stop recording; mux audio into the video ──
   const recording = await timed('loop.record-finish', () => clock.finish(endedBecause === 'unresponsive' || endedBecause === 'crashed'));
+  // the keyframes are written off the event loop while the steps go on: all on disk before the trace is returned
+  await timed('loop.keyframe-writes', () => pngWritesDone(opts.evidenceDir));
   const untested = coverage.untested();
   const consoleErrors = [...log.pageErrors, ...log.consoleErrors].filter((e) => e.step !== undefined).map((e) => e.text);
   return {

@@ -199,7 +199,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
   const f1 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
-  const b = await attempt(() => viewportPng(page, 10_000, { kept: false }), 15_000, 'screenshot', null);
+  const b = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
   if (imgA && b.value) result.animatedShare = Math.round(diffRatio(imgA, decodePng(b.value)) * 1000) / 1000;
   const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;

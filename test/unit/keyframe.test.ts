@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureKeyframe, countersOnly, keyframeFile } from '../../src/interact/record/keyframe.js';
 import { fakePage, png } from '../fixtures/fake-page.js';
+import { pngWritesDone } from '../../src/common/png.js';
+import { decodePng } from '../../src/perceive/image.js';
 import { tmpDir } from '../helpers.js';
 
 const snap = { mutations: 7, scrollX: 0, scrollY: 40, url: 'http://127.0.0.1:1/', focusBox: null };
@@ -20,7 +22,9 @@ describe('keyframes of a step', () => {
     const { page, calls } = fakePage({ evaluate: probe, screenshot: () => png([[1, 1]], 64) });
     const t = Date.now();
     const c = await captureKeyframe(page, { evidenceDir: dir, unresponsiveMs: 500 }, keyframeFile(0, 'before'), 4);
-    expect(fs.readFileSync(path.join(dir, 'screenshots/step-00-before.png')).equals(c.png!)).toBe(true);
+    // written in the background (recompressed): on disk once the writes are done, with the captured pixels
+    await pngWritesDone(dir);
+    expect(decodePng(fs.readFileSync(path.join(dir, 'screenshots/step-00-before.png')))).toEqual(decodePng(c.png!));
     expect(c.img).toMatchObject({ width: 64, height: 64 });
     expect(c.snap).toEqual(snap);
     expect(c.text).toEqual(['Count: 1']);
@@ -35,6 +39,7 @@ describe('keyframes of a step', () => {
     expect(c.img).not.toBeNull();
     expect(c.snap).toBeNull();
     expect(c.text).toBeNull();
+    await pngWritesDone(dir);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { pngWritesDone } from '../../src/common/png.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -67,6 +68,8 @@ describe('step recorder: one action and its evidence', () => {
     r.log.consoleErrors.push({ text: 'before the step', origin: 'app', atMs: 0 });
     const s = await r.recorder.record(7, wait(), 42, []);
     expect(s).toMatchObject({ index: 7, thinkMs: 42, outcome: 'ok', screenshotBefore: 'screenshots/step-07-before.png', screenshotAfter: 'screenshots/step-07-after.png' });
+    // kept in the background; on disk once the writes are done (the loop waits for them before it returns)
+    await pngWritesDone(r.dir);
     for (const f of [s.screenshotBefore!, s.screenshotAfter!]) expect(fs.existsSync(path.join(r.dir, f))).toBe(true);
     expect(s.effect).toMatchObject({ kind: 'none', screenChanged: false, pixelChange: 0, baseline: null });
     expect(s.consoleErrors.map((e) => e.text)).toEqual(['during']);

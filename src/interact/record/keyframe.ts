@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright';
 import { viewportPng } from '../../browser/screenshot.js';
+import { keepPng } from '../../common/png.js';
 import { evalIn } from '../../browser/session.js';
 import { decodePng, type Rgba } from '../../perceive/image.js';
 import { errorMessage } from '../../util/timebox.js';
@@ -64,11 +63,12 @@ export async function captureKeyframe(page: Page, opts: KeyframeOptions, file: s
   try {
     // the app is frozen: the screenshot and the probe's two readings are taken together
     const [png, snap, text] = await Promise.all([
-      viewportPng(page, opts.unresponsiveMs, { kept: file !== null }),
+      viewportPng(page, opts.unresponsiveMs, { fast: true }),
       probeSnapshot(page, opts.unresponsiveMs),
       evalIn<string[]>(page, `window.__cookieProbe.textState(${ref})`, opts.unresponsiveMs, 'text state').catch(() => null),
     ]);
-    if (file) fs.writeFileSync(path.join(opts.evidenceDir, file), png);
+    // kept recompressed, written off the event loop (the loop waits for these writes before it returns)
+    if (file) keepPng(opts.evidenceDir, file, png);
     // decoded when first read: the step recorder reads the "before" pixels while the action's effects
     // settle, when Node would only wait
     let img: Rgba | null | undefined;

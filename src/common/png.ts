@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+// Keyframes are captured with Chromium's fast PNG encoding (`optimizeForSpeed`: every row filtered "Up",
+// zlib at its fastest), which takes about half the capture time of its default encoding on a detailed page
+// but gives files 2–3× larger. Before such a PNG is kept as evidence its image data is deflated again at
+// zlib level 9, in libuv's thread pool (the event loop is not held, so a concurrent evaluation's waits and
+// protocol messages go on): the same pixels, usually smaller than Chromium's default encoding.
+
+const inflate = promisify(zlib.inflate);
+const deflate = promisify(zlib.deflate);
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** One PNG chunk (PNG spec §5.3): its four-letter type and its data. */
+interface Chunk {
+  type: string;
+  data: Buffer;
+}
+
+function readChunks(png: Buffer): Chunk[] {
+  if (png.length < 8 || !png.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG (bad signature)');
+  const chunks: Chunk[] = [];
+  let o = 8;
+  while (o + 12 <= png.length) {
+    const len = png.readUInt32BE(o);
+    if (o + 12 + len > png.length) throw new Error('truncated PNG chunk');
+    chunks.push({ type: png.toString('latin1', o + 4, o + 8), data: png.subarray(o + 8, o + 8 + len) });
+    o += 12 + len;
+  }
+  if (chunks[chunks.length - 1]?.type !== 'IEND') throw new Error('PNG without IEND');
+  return chunks;
+}
+
+function writeChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4, 8))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * The same PNG with its image data (the IDAT chunks' zlib stream, PNG spec §10) deflated again at `level`,
+ * as one IDAT chunk; every other chunk kept in order. The decoded pixels are identical (the filtered
+ * scanlines are not touched). Compression runs in the thread pool.
+ * @param level zlib level 1–9 (default 9)
+ * @throws when `png` is not a well-formed PNG (the caller then keeps the original bytes)
+ */
+export async function recompressPng(png: Buffer, level = 9): Promise<Buffer> {
+  const chunks = readChunks(png);
+  const idat = chunks.filter((c) => c.type === 'IDAT');
+  if (!idat.length) throw new Error('PNG without image data');
+  const raw = await inflate(Buffer.concat(idat.map((c) => c.data)));
+  const packed = await deflate(raw, { level });
+  const out: Buffer[] = [SIGNATURE];
+  let placed = false;
+  for (const c of chunks) {
+    if (c.type !== 'IDAT') out.push(writeChunk(c.type, c.data));
+    else if (!placed) {
+      out.push(writeChunk('IDAT', packed));
+      placed = true;
+    }
+  }
+  return Buffer.concat(out);
+}
+
+/** Writes in flight per folder (an evaluation's evidence folder), so its stage can wait for them. */
+const inFlight = new Map<string, Set<Promise<void>>>();
+
+/**
+ * Keep a PNG as evidence at `file`: recompressed ({@link recompressPng}; the original bytes if that fails),
+ * then written to a temporary name and renamed, so a reader never sees half a file. Returns at once; the
+ * write is tracked under `dir` until {@link pngWritesDone}. Never throws (a failed write leaves no file).
+ */
+export function keepPng(dir: string, file: string, png: Buffer): void {
+  const target = path.join(dir, file);
+  const job = (async () => {
+    const bytes = await recompressPng(png).then(
+      (small) => (small.length < png.length ? small : png),
+      () => png,
+    );
+    const tmp = `${target}.${process.pid}.tmp`;
+    try {
+      await fs.promises.writeFile(tmp, bytes);
+      await fs.promises.rename(tmp, target);
+    } catch {
+      await fs.promises.rm(tmp, { force: true }).catch(() => {});
+    }
+  })();
+  let set = inFlight.get(dir);
+  if (!set) inFlight.set(dir, (set = new Set()));
+  set.add(job);
+  void job.finally(() => {
+    set!.delete(job);
+    if (!set!.size && inFlight.get(dir) === set) inFlight.delete(dir);
+  });
+}
+
+/** Resolves once every PNG {@link keepPng} was given for `dir` is on disk (or failed). Never rejects. */
+export async function pngWritesDone(dir: string): Promise<void> {
+  for (let set = inFlight.get(dir); set?.size; set = inFlight.get(dir)) await Promise.all(set);
+}
