@@ -6,8 +6,10 @@ import zlib from 'node:zlib';
 // Keyframes are captured with Chromium's fast PNG encoding (`optimizeForSpeed`: every row filtered "Up",
 // zlib at its fastest), which takes about half the capture time of its default encoding on a detailed page
 // but gives files 2–3× larger. Before such a PNG is kept as evidence its image data is deflated again at
-// zlib level 9, in libuv's thread pool (the event loop is not held, so a concurrent evaluation's waits and
-// protocol messages go on): the same pixels, usually smaller than Chromium's default encoding.
+// zlib level 6, in libuv's thread pool (the event loop is not held, so a concurrent evaluation's waits and
+// protocol messages go on): the same pixels, within a few per cent of Chromium's default encoding's size.
+// (Level 9 was often 2–3× smaller still, but cost up to ten times the CPU on some pages, measured on real
+// LLM-written pages: on a CPU-bound 2-core machine that is throughput lost.)
 
 const inflate = promisify(zlib.inflate);
 const deflate = promisify(zlib.deflate);
@@ -46,10 +48,10 @@ function writeChunk(type: string, data: Buffer): Buffer {
  * The same PNG with its image data (the IDAT chunks' zlib stream, PNG spec §10) deflated again at `level`,
  * as one IDAT chunk; every other chunk kept in order. The decoded pixels are identical (the filtered
  * scanlines are not touched). Compression runs in the thread pool.
- * @param level zlib level 1–9 (default 9)
+ * @param level zlib level 1–9 (default 6)
  * @throws when `png` is not a well-formed PNG (the caller then keeps the original bytes)
  */
-export async function recompressPng(png: Buffer, level = 9): Promise<Buffer> {
+export async function recompressPng(png: Buffer, level = 6): Promise<Buffer> {
   const chunks = readChunks(png);
   const idat = chunks.filter((c) => c.type === 'IDAT');
   if (!idat.length) throw new Error('PNG without image data');
