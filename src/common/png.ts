@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import writeFileAtomic from 'write-file-atomic';
 
 // Keyframes are captured with Chromium's fast PNG encoding (`optimizeForSpeed`: every row filtered "Up",
 // zlib at its fastest), which takes about half the capture time of its default encoding on a detailed page
@@ -74,7 +74,7 @@ const inFlight = new Map<string, Set<Promise<void>>>();
 
 /**
  * Keep a PNG as evidence at `file`: recompressed ({@link recompressPng}; the original bytes if that fails),
- * then written to a temporary name and renamed, so a reader never sees half a file. Returns at once; the
+ * then written atomically (write-file-atomic: a reader never sees half a file). Returns at once; the
  * write is tracked under `dir` until {@link pngWritesDone}. Never throws (a failed write leaves no file).
  */
 export function keepPng(dir: string, file: string, png: Buffer): void {
@@ -84,13 +84,8 @@ export function keepPng(dir: string, file: string, png: Buffer): void {
       (small) => (small.length < png.length ? small : png),
       () => png,
     );
-    const tmp = `${target}.${process.pid}.tmp`;
-    try {
-      await fs.promises.writeFile(tmp, bytes);
-      await fs.promises.rename(tmp, target);
-    } catch {
-      await fs.promises.rm(tmp, { force: true }).catch(() => {});
-    }
+    // temporary file + rename, the temporary removed on failure (write-file-atomic, as every evidence file)
+    await writeFileAtomic(target, bytes).catch(() => {});
   })();
   let set = inFlight.get(dir);
   if (!set) inFlight.set(dir, (set = new Set()));
