@@ -6,6 +6,7 @@ import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
 import { answers, CONTEXT_DESTROYED, evalIn, HARNESS_SCRIPT_PREFIX, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
+import { StageTimeoutError } from '../errors.js';
 import { span } from '../util/profile.js';
 import { waitForFrames, waitForStill } from '../browser/settle.js';
 import { viewportPng } from '../browser/screenshot.js';
@@ -155,6 +156,21 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     return false;
   };
 
+  // the probe's snapshot (3-s limit); a time-out is remembered, and the next checkpoint asks whether the page
+  // still answers ({@link answers}: two windows, so a busy machine is not taken for a hung page) before starting
+  // a capture that would only wait out its own limit on a page that hangs
+  let probeTimedOut = false;
+  const snapshot = <T>(): Promise<T | null> =>
+    evalIn<T>(page, 'window.__cookieProbe.snapshot()', 3000).catch((e) => {
+      if (e instanceof StageTimeoutError) probeTimedOut = true;
+      return null;
+    });
+  const timedOutAndStuck = async (): Promise<boolean> => {
+    if (!probeTimedOut) return false;
+    probeTimedOut = false;
+    return stuck();
+  };
+
   const settleStart = Date.now();
   // the network and the DOM settle at the same time: both waits run together (each needs 500 ms of quiet)
   end = span('perceive.settle');
@@ -175,15 +191,20 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // entrance animations: wait until no finite CSS/Web animation is still running and fonts are ready
   // (the reference verifier sleeps 2 s; here 2 s is only the bound, a still page goes on at once)
   end = span('perceive.still');
-  await waitForStill(page, ENTRANCE_LIMIT_MS);
+  // -1: the page did not answer the wait at all (it hangs, or replaced its document): ask whether it still
+  // answers before any capture that would only wait out its own limit on a hung page (issue 13)
+  const still = await waitForStill(page, ENTRANCE_LIMIT_MS);
   end();
+  if (still === -1 && (await stuck())) return result;
   end = span('perceive.idle-window');
 
   // how much of the default viewport animates by itself (noise floor for "did an action do anything"),
   // and the frame timing over the same idle gap between the two screenshots (the app runs; nobody
   // touches it; no capture falls inside the measured window)
   const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
-  const m0 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const m0 = await snapshot<{ mutations: number }>();
+  // a probe call that timed out: the same question as above before a 15-s screenshot on a page that hangs
+  if (await timedOutAndStuck()) return result;
   const tm0 = Date.now();
   const a = await attempt(async () => {
     const png = await viewportPng(page, 15_000);
@@ -191,20 +212,24 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     return png;
   }, 25_000, 'screenshot', null);
   if (!a.ok && (await stuck())) return result;
-  const f0 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const f0 = await snapshot<FrameSnap>();
   const tf0 = Date.now();
   const stall0 = opts.cpuStall?.() ?? null;
   // the first screenshot is decoded while the window runs (Node would only wait)
   const imgA = a.value ? decodePng(a.value) : null;
   await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
-  const f1 = await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const f1 = await snapshot<FrameSnap>();
   if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
+  if (await timedOutAndStuck()) return result;
   const b = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
   if (imgA && b.value) result.animatedShare = Math.round(diffRatio(imgA, decodePng(b.value)) * 1000) / 1000;
-  const m1 = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+  const m1 = await snapshot<{ mutations: number }>();
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 
   end();
+  // the page stopped answering during the window (a loop that starts seconds after load): say so now, not
+  // after the inventory's own 15-s limit
+  if (await timedOutAndStuck()) return result;
   end = span('perceive.inventory');
   const inventory = () => attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
   let inv = await inventory();

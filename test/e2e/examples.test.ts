@@ -129,7 +129,8 @@ describe('cookie test examples (end to end)', () => {
   });
 
   it('builds and evaluates a React project, and reports a project that does not build as build-failed with its cause', () => {
-    expect(byId('habit-tracker/good')).toMatchObject({ status: 'scored', mode: 'react', passed: true });
+    const good = byId('habit-tracker/good');
+    expect(good, JSON.stringify({ error: good.error, build: good.build })).toMatchObject({ status: 'scored', mode: 'react', passed: true });
     expect(byId('habit-tracker/good').scores!.total).toBeGreaterThan(60);
     expect(byId('habit-tracker/bad-icon')).toMatchObject({ status: 'build-failed', passed: true, build: { step: 'build', cause: 'missing-icon' } });
     expect(byId('habit-tracker/bad-icon').build!.summary).toMatch(/SparkleUnicornIcon/);
@@ -153,6 +154,7 @@ describe('recording of the canvas game (Stage 2 evidence)', () => {
     expect(t.gameLike).toBe(true);
     const right = t.steps.find((s) => s.action.kind === 'hold' && s.action.key === 'ArrowRight')!;
     expect(right.action.durationMs).toBeGreaterThanOrEqual(500);
+    expect(right.effect, JSON.stringify({ ...right, effect: undefined })).not.toBeNull();
     expect(right.effect!.screenChanged).toBe(true);
     expect(right.effect!.pixelChange).toBeGreaterThan(0.001);
     // keys the game ignores are documented as doing nothing
