@@ -12,8 +12,8 @@ function project(n: number): string {
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++) files[`p${i}.html`] = page(`Page ${i}`);
   files['s.cookie.yaml'] = `query:\n  id: q\n  prompt: A page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${Array.from({ length: n }, (_, i) => `  - { name: c${i}, mode: html, path: p${i}.html }`).join('\n')}\n`;
-  // one step: what is under test is which evaluations run, not what they find
-  files['cookie.config.ts'] = `export default { agent: { steps: 1 }, recording: { video: false, audio: false } };\n`;
+  // one step, one viewport, no recording: what is under test is which evaluations run, not what they find
+  files['cookie.config.ts'] = `export default { agent: { steps: 1 }, recording: { video: false, audio: false }, viewports: [{ width: 1280, height: 800 }] };\n`;
   writeFiles(dir, files);
   return dir;
 }

@@ -36,7 +36,7 @@ describe('project candidates', () => {
   it('build in a temporary copy with the host secrets removed; the run serves the build output', async () => {
     const dir = tmpDir('cookie-proj-');
     project(dir, 'envy', 'node build.js');
-    writeFiles(dir, { 'secret.txt': 'OUTSIDE-SECRET', 's.cookie.yaml': spec(['envy']), 'cookie.config.ts': 'export default { agent: { steps: 4 } };\n' });
+    writeFiles(dir, { 'secret.txt': 'OUTSIDE-SECRET', 's.cookie.yaml': spec(['envy']), 'cookie.config.ts': 'export default { agent: { steps: 4 }, recording: { video: false, audio: false } };\n' });
     const r = await runCli(['test', '.'], { cwd: dir, env: { MY_SECRET_TOKEN: 'sekret-123', OPENAI_API_KEY: 'sk-should-not-leak', GITHUB_TOKEN: 'ghp_x' } });
     expect(r.code).toBe(0);
     const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
@@ -75,7 +75,7 @@ fetch('http://127.0.0.1:${hostPort}/').then(() => (reach = 'HOST REACHED'), () =
 http.createServer((q, r) => r.end('<!DOCTYPE html><html lang="en"><body><h1>Dev server app</h1><p>' + reach + ' as uid ' + process.getuid() + '</p></body></html>')).listen(port, '127.0.0.1', () => console.log('  ➜  Local:   http://127.0.0.1:${hostPort}/'));
 `,
       's.cookie.yaml': spec(['dev']),
-      'cookie.config.ts': 'export default { agent: { steps: 4 } };\n',
+      'cookie.config.ts': 'export default { agent: { steps: 4 }, recording: { video: false, audio: false } };\n',
     });
     try {
       await runCli(['test', '.'], { cwd: dir });
