@@ -154,7 +154,7 @@ describe('project containment (issue 19 points 1–3)', () => {
       'hostile/evil-git': evilGit,
       'hostile/build.js': hostileBuild(dir, marker),
       's.cookie.yaml': spec(['evilgit', 'tarball', 'locked', 'hostile']),
-      'cookie.config.ts': 'export default { agent: { steps: 2 }, concurrency: 2 };\n',
+      'cookie.config.ts': 'export default { agent: { steps: 2 }, concurrency: 2, recording: { video: false, audio: false } };\n',
     });
     fs.chmodSync(path.join(dir, 'evilgit', 'evil-git'), 0o755);
     fs.chmodSync(path.join(dir, 'hostile', 'evil-git'), 0o755);
@@ -211,7 +211,7 @@ describe('project containment (issue 19 points 1–3)', () => {
       'first.html': '<!DOCTYPE html><html lang="en"><body><h1>Rechner</h1><button onclick="this.textContent++">0</button></body></html>',
       'hang.html': '<!DOCTYPE html><html lang="en"><body><h1>Loading…</h1><script>setTimeout(() => { for (;;) {} }, 50);</script></body></html>',
       's.cookie.yaml': `query:\n  id: q\n  prompt: A counter.\n  language: en\n  kind: static\ncandidates:\n  - { name: first, mode: html, path: first.html }\n  - { name: hang, mode: html, path: hang.html }\n`,
-      'cookie.config.ts': 'export default { agent: { steps: 2 }, concurrency: 1 };\n',
+      'cookie.config.ts': 'export default { agent: { steps: 2 }, concurrency: 1, recording: { video: false, audio: false } };\n',
     });
     const child = spawn(process.execPath, [BIN, 'test', '.'], { cwd: dir, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));

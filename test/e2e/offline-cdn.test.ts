@@ -25,7 +25,7 @@ function App() {
 ReactDOM.createRoot(document.getElementById('root')).render(e(App));
 </script></body></html>`,
       's.cookie.yaml': `query:\n  id: q\n  prompt: A dark landing page for a bistro with a reservation button.\n  language: en\n  kind: static\ncandidates:\n  - { name: c, mode: html, path: app.html }\n`,
-      'cookie.config.ts': 'export default { agent: { steps: 5 } };\n',
+      'cookie.config.ts': 'export default { agent: { steps: 5 }, recording: { video: false, audio: false } };\n',
     });
     const r = await runCli(['test', '.'], { cwd: dir });
     expect(r.code).toBe(0);

@@ -11,6 +11,8 @@ describe('cookie test --repeat-each', () => {
   it('runs each evaluation twice and every reporter shows the trials: console table, JUnit trial testcases, leaderboard from trial means', async () => {
     const dir = tmpDir('cookie-trials-');
     writeFiles(dir, {
+      // what is under test is how the reporters show trials, not what a long exploration finds
+      'cookie.config.mjs': 'export default { agent: { steps: 8 }, recording: { video: false, audio: false } };\n',
       'counter.cookie.yaml': `query:\n  id: counter-zh\n  prompt: 做一个计数器网页\n  language: zh\n  kind: dynamic\ncandidates:\n  - { name: good, mode: html, path: "${path.join(ROOT, 'examples', 'counter-zh', 'good-zh.html')}" }\n`,
     });
     const chunks: string[] = [];
