@@ -42,12 +42,17 @@ let project = '';
 let packs = '';
 
 beforeAll(async () => {
-  // the clone: pack cookie-eval (prepack builds dist/, already built by the globalSetup) and cookie-cdn
+  // the clone: pack cookie-eval and cookie-cdn. prepack builds dist/ only when it is stale; the globalSetup
+  // has just built it, so the pack must not compile again (it would rewrite dist/ under the CLIs other test
+  // files are running from it)
   packs = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-packs-'));
+  const stamp = path.join(ROOT, 'dist', '.build-stamp');
+  const builtAt = fs.statSync(stamp).mtimeMs;
   for (const line of install.clone) {
     const r = await run(line, packs, ROOT);
     expect(r.code, `${line}\n${r.stderr}`).toBe(0);
   }
+  expect(fs.statSync(stamp).mtimeMs).toBe(builtAt);
   expect(fs.readdirSync(packs).sort()).toEqual(['cookie-cdn-0.1.0.tgz', 'cookie-eval-0.1.0.tgz']);
   // the project: what `npm init -y` makes ("type": "commonjs"), outside the repository, with cookie-eval and
   // the TypeScript `npm install typescript` resolves today (cookie-cdn comes later, by its own README line)
