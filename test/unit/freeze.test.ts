@@ -1,5 +1,5 @@
 import type { Page } from 'playwright';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Freezer } from '../../src/interact/freeze.js';
 
 // The freeze pauses the app's clock, its CSS/Web animations and its media together; one that fails in part
@@ -41,5 +41,31 @@ describe('freezing the app', () => {
     expect(sent.filter((c) => c === 'clock.pauseAt')).toHaveLength(3);
     const last = sent.lastIndexOf('Animation.setPlaybackRate:0');
     expect(sent.slice(last)).toEqual(expect.arrayContaining(['Animation.setPlaybackRate:1', 'eval:media-unfreeze']));
+  });
+
+  // a page whose main thread hangs answers nothing, and neither does the Animation domain its renderer serves:
+  // the freeze must still end (it throws, bounded by its limits) — an unbounded clean-up call held a whole
+  // interaction stage until the stage's own 6-minute limit, and the hang was never recorded (issue 13)
+  it('a page that hangs: the freeze throws within its limits instead of waiting forever on the clean-up', async () => {
+    vi.useFakeTimers();
+    try {
+      const never = new Promise<never>(() => {});
+      let hung = false;
+      const page = {
+        evaluate: async (e: string) => (hung ? never : e === 'Date.now()' ? 1000 : null),
+        clock: { pauseAt: async () => undefined, resume: async () => (hung ? never : undefined) },
+        context: () => ({ newCDPSession: async () => ({ send: async (m: string) => (hung && m.startsWith('Animation.') ? never : undefined) }) }),
+      } as unknown as Page;
+      const f = await Freezer.attach(page, true);
+      hung = true;
+      let settled: string | null = null;
+      f.freeze(500).then(() => (settled = 'resolved'), (e: Error) => (settled = `rejected: ${e.message}`));
+      // the freeze's own bound (2 × 500 ms) and its clean-up's (500 ms), in fake time: no wall clock involved
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(settled).toMatch(/^rejected: .*timed out/);
+      expect(f.isFrozen).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
