@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What dist/ is built from. */
-export const BUILD_INPUTS = ['src', 'reporters', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_INPUTS = ['src', 'reporters', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 /** Written by scripts/copy-assets.mjs at the end of every build. */
-export const BUILD_STAMP = path.join(ROOT, 'dist', '.build-stamp');
+const BUILD_STAMP = path.join(ROOT, 'dist', '.build-stamp');
 
 /** Newest modification time (ms) of the files at or below the given paths (relative to the repository). */
 function newest(paths) {
@@ -28,23 +28,21 @@ function newest(paths) {
 }
 
 /** Whether dist/ is missing or older than a source it is built from. */
-export function buildIsStale() {
+function buildIsStale() {
   const built = fs.existsSync(BUILD_STAMP) ? fs.statSync(BUILD_STAMP).mtimeMs : 0;
   return built < newest(BUILD_INPUTS);
 }
 
 /** Run `npm run build` when {@link buildIsStale}; returns whether it built. Throws when the build fails. */
-export function buildIfStale() {
+function buildIfStale() {
   if (!buildIsStale()) return false;
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   return true;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--check')) {
-    const stale = buildIsStale();
-    console.log(stale ? 'dist/ is older than its sources: a build is due' : 'dist/ is up to date');
-    process.exit(stale ? 1 : 0);
-  }
-  console.log(buildIfStale() ? 'built dist/' : 'dist/ is up to date with its sources: not built again');
+if (process.argv.includes('--check')) {
+  const stale = buildIsStale();
+  console.log(stale ? 'dist/ is older than its sources: a build is due' : 'dist/ is up to date');
+  process.exit(stale ? 1 : 0);
 }
+console.log(buildIfStale() ? 'built dist/' : 'dist/ is up to date with its sources: not built again');

@@ -61,8 +61,6 @@ export class Freezer {
       await all;
     } catch (e) {
       // a freeze that failed in part must not leave the animations or the media paused behind a running clock
-      // (each call time-boxed: on a page that hangs, the Animation domain never answers either, and an unbounded
-      // wait here held a whole interaction stage until its own 6-minute limit)
       await Promise.all(this.resumeEffects(ms).map((p) => p.catch(() => {})));
       throw e;
     }
@@ -80,7 +78,11 @@ export class Freezer {
     );
   }
 
-  /** Set the CSS/Web animations and the media running again (the clock is resumed by the caller). */
+  /**
+   * Set the CSS/Web animations and the media running again (the clock is resumed by the caller). Each call is
+   * time-boxed (ms): on a page that hangs the Animation domain never answers either, and an unbounded wait in
+   * a failed freeze's clean-up held a whole interaction stage until its own 6-minute limit.
+   */
   private resumeEffects(ms: number): Promise<unknown>[] {
     return [timebox(this.cdp!.send('Animation.setPlaybackRate', { playbackRate: 1 }), ms, 'Animation.setPlaybackRate'), evalIn(this.page, 'window.__cookieMedia ? window.__cookieMedia.unfreeze() : null', ms)];
   }
