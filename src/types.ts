@@ -298,8 +298,13 @@ export interface ViewportCheck {
   blank: BlankCheck;
   /** Share (0–1) of the screenshot's pixels that differ from its dominant (background) colour. */
   contentShare: number;
-  /** Text elements clipped or overlapping at this width. */
+  /** Text elements clipped or overlapping at this width (absent when the layout was not measured). */
   clippedText?: number;
+  /**
+   * Set when the layout could not be measured at this width (the page replaced its document under every call):
+   * why. `overflowPx` is then 0 and means nothing; the screenshot and its pixel measures stand.
+   */
+  layoutNotMeasured?: string;
   /** Colour and composition of the screenshot. */
   colour?: { saturatedShare: number; hueFamilies: number; centroidX: number; centroidY: number; contentWidthShare: number };
 }
@@ -856,7 +861,9 @@ export interface Judgement {
   features?: { feature: string; status: 'working' | 'failing' | 'untested' | 'not-found'; control?: string }[];
   /**
    * Set when the evidence cannot be fairly scored because of the environment, not the app (e.g. the page
-   * stays blank because a CDN library could not be loaded offline). The result is then status `error`.
+   * stays blank because a CDN library could not be loaded offline), or because a score would rest on evidence
+   * that was never captured (no viewport of a page that answered and showed nothing blank: "not assessed",
+   * never "does not render"). The result is then status `error`.
    */
   unscorable?: string | null;
   /** Model-backed judges: each stage's prompt hash, model and token usage/cost. */

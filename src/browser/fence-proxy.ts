@@ -63,13 +63,21 @@ export async function startFenceProxy(allowedOrigin: string, onBlocked: (url: st
     delete headers['proxy-connection'];
     // the app's own origin, as the browser knows it: served from where it really is (same path, same headers)
     const up = http.request(new URL(`${target.pathname}${target.search}`, upstream), { method: req.method, headers }, (r) => {
+      // the app's server or the browser may drop the connection mid-body (a page that reloads every few
+      // hundred ms aborts its requests all the time): that request ends, never the run
+      r.on('error', () => res.destroy());
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
-    up.on('error', () => res.writeHead(502).end());
+    up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    req.on('error', () => up.destroy());
+    res.on('error', () => up.destroy());
     req.pipe(up);
   });
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    // a tunnel's socket is the handler's own (the server no longer listens to its errors): a reset by the
+    // browser must not become an uncaught "read ECONNRESET" that ends the whole run
+    client.on('error', () => client.destroy());
     const to = connectTarget(req.url ?? '');
     if (!to || to.hostname !== allowedHP.hostname || to.port !== allowedHP.port) {
       // a worker's WebSocket, or WebRTC's TCP (TURN over TCP): both arrive as CONNECT tunnels

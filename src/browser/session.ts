@@ -334,17 +334,28 @@ export const CONTEXT_DESTROYED = /Execution context was destroyed/;
  * True when the page's main thread answers a trivial evaluation within `ms`. A page stuck in a busy
  * loop makes every browser call wait forever (PITFALLS.md), so this is how hangs are detected. A page
  * that replaced its document mid-call (it reloads itself, follows a link) is busy, not hung: the new
- * document is asked, within the same `ms`. Any other failure (a time-out, a closed page) is no answer.
+ * document is asked, within the same `ms`; and a page whose main frame parsed a new document during the
+ * window (`domcontentloaded`) answers even when no evaluation got through — on a loaded machine a page that
+ * reloads every few hundred ms can destroy every context before Playwright's call lands in it, and a hung
+ * renderer parses nothing. Any other failure (a time-out, a closed page) is no answer.
  */
 export async function isResponsive(page: Page, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await timebox(page.evaluate('1'), Math.max(1, deadline - Date.now()), 'responsiveness probe');
-      return true;
-    } catch (e) {
-      if (!CONTEXT_DESTROYED.test(String((e as Error)?.message ?? e)) || page.isClosed() || Date.now() >= deadline) return false;
+  let parsed = false;
+  const onDocument = (): void => void (parsed = true);
+  page.on('domcontentloaded', onDocument);
+  try {
+    for (;;) {
+      try {
+        await timebox(page.evaluate('1'), Math.max(1, deadline - Date.now()), 'responsiveness probe');
+        return true;
+      } catch (e) {
+        if (page.isClosed()) return false;
+        if (!CONTEXT_DESTROYED.test(String((e as Error)?.message ?? e)) || Date.now() >= deadline) return parsed;
+      }
     }
+  } finally {
+    page.off('domcontentloaded', onDocument);
   }
 }
 

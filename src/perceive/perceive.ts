@@ -232,12 +232,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (await timedOutAndStuck()) return result;
   end = span('perceive.inventory');
   const inventory = () => attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
-  let inv = await inventory();
-  // a page that reloads or navigates itself replaced its document mid-call: ask its next document (3 times)
-  for (let i = 0; i < 3 && !inv.ok && CONTEXT_DESTROYED.test(inv.error ?? '') && !page.isClosed(); i++) {
-    await page.waitForLoadState('load', { timeout: 5000 }).catch(() => {});
-    inv = await inventory();
-  }
+  const loadsBefore = documentLoads(session);
+  const inv = await askNextDocument(page, inventory);
   if (inv.ok) {
     result.inventory = inv.value;
     // a page that replaced the built-ins the probe measures with is not measured, it is reported (issue 19.6)
@@ -246,8 +242,9 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   else {
     problems.push(`DOM inventory failed: ${inv.error}`);
     if (await stuck()) return result;
-    // a document that kept being replaced is the page's reload loop (judged as such), not a broken probe
-    if (!CONTEXT_DESTROYED.test(inv.error ?? '')) result.probeError = `DOM inventory failed: ${inv.error}`;
+    // a document that kept being replaced is the page's reload loop (judged as such), not a broken probe — also
+    // when, on a loaded machine, the call timed out between two of its documents instead of seeing one destroyed
+    if (!CONTEXT_DESTROYED.test(inv.error ?? '') && documentLoads(session) === loadsBefore) result.probeError = `DOM inventory failed: ${inv.error}`;
   }
 
   // the stage's budget: a capture that no longer fits is skipped and recorded, so a page that answers slowly
@@ -268,6 +265,22 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     }
     return result;
   };
+
+  // the default viewport's check first (its screenshot was taken in the idle window and is reused): it is what
+  // decides whether the page rendered, so a budget spent on a slow page is never what leaves it out
+  end();
+  end = span('perceive.viewports');
+  const viewport = async (vp: { width: number; height: number }): Promise<boolean> => {
+    const check = await askNextDocument(page, () => attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null));
+    if (check.value) result.viewports.push(check.value);
+    else {
+      problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
+      if (await stuck()) return false;
+    }
+    return true;
+  };
+  const defaultVp = opts.viewports.find((v) => v.width === opts.defaultViewport.width);
+  if (defaultVp && fits(`viewport ${defaultVp.width}`, 2000) && !(await viewport(defaultVp))) return finish();
 
   end();
   end = span('perceive.fullpage');
@@ -294,18 +307,11 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     else problems.push(`axe-core failed: ${axe.error}`);
   }
 
-  // the default viewport first: its screenshot was just taken and is reused
   end();
   end = span('perceive.viewports');
-  const order = [...opts.viewports].sort((x, y) => Number(y.width === opts.defaultViewport.width) - Number(x.width === opts.defaultViewport.width));
-  for (const vp of order) {
-    if (!fits(`viewport ${vp.width}`, vp.width === opts.defaultViewport.width ? 2000 : MIN_CAPTURE_MS)) continue;
-    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
-    if (check.value) result.viewports.push(check.value);
-    else {
-      problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
-      if (await stuck()) return finish();
-    }
+  for (const vp of opts.viewports) {
+    if (vp === defaultVp || !fits(`viewport ${vp.width}`, MIN_CAPTURE_MS)) continue;
+    if (!(await viewport(vp))) return finish();
   }
   result.viewports.sort((x, y) => x.width - y.width);
   end();
@@ -336,22 +342,25 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     await waitForStill(page, RESIZE_LIMIT_MS);
     shot = await shoot(page, file, dir);
   }
-  const ov = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number }>(
-    page,
-    'window.__cookieProbe.overflow()',
-    8000,
-  );
-  const hasContent = ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0;
+  type Layout = { overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number };
+  const measure = () => attempt(() => evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000), 9000, 'layout', null);
+  const layout = await askNextDocument(page, measure);
+  // a page that replaced its document under every call (a reload loop on a loaded machine): the screenshot is
+  // kept and judged by its pixels, the layout is recorded as not measured (never as "no overflow")
+  if (!layout.ok && !CONTEXT_DESTROYED.test(layout.error ?? '')) throw new Error(layout.error);
+  const ov: Layout | null = layout.value;
+  const layoutNotMeasured = ov ? undefined : `the page replaced its document under every layout measurement (${layout.error})`;
+  const hasContent = ov ? ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0 : true;
   const img = decodePng(shot);
   return {
     width: vp.width,
     height: vp.height,
     screenshot: file,
-    overflowPx: ov.overflowPx,
-    overflowingElements: ov.offenders,
+    overflowPx: ov?.overflowPx ?? 0,
+    overflowingElements: ov?.offenders ?? [],
     blank: blankCheck(img, hasContent),
     contentShare: contentShare(img),
-    clippedText: ov.clippedText,
+    ...(ov ? { clippedText: ov.clippedText } : { layoutNotMeasured }),
     colour: colourStats(img),
   };
 }
@@ -380,4 +389,25 @@ async function runAxe(page: Page): Promise<AxeFinding[]> {
     'axe.run',
   );
   return out;
+}
+
+/** What {@link attempt} returns. */
+type Attempted<T> = Awaited<ReturnType<typeof attempt<T>>>;
+
+/** How many times the main document finished loading so far (kept and dropped entries: a reload flood is counted, not stored). */
+function documentLoads(session: AppSession): number {
+  return session.log.loads.length + (session.log.dropped.loads ?? 0);
+}
+
+/**
+ * Run a capture; when the page replaced its document under it (it reloads or navigates itself), wait for the
+ * next document's load (≤ 5 s) and ask again, at most 3 more times. Returns the last attempt.
+ */
+async function askNextDocument<T>(page: Page, run: () => Promise<Attempted<T>>): Promise<Attempted<T>> {
+  let r = await run();
+  for (let i = 0; i < 3 && !r.ok && CONTEXT_DESTROYED.test(r.error ?? '') && !page.isClosed(); i++) {
+    await page.waitForLoadState('load', { timeout: 5000 }).catch(() => {});
+    r = await run();
+  }
+  return r;
 }

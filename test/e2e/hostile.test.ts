@@ -142,7 +142,7 @@ describe('a page that sabotages the built-ins Cookie measures with', () => {
 describe('a page that reloads itself in a loop', () => {
   it('is a critical functionality defect found during static perception', () => {
     const e = byCandidate('reloader');
-    expect(e.status).toBe('scored');
+    expect(e.status, JSON.stringify(e.error)).toBe('scored');
     expect(e.defects.find((d) => d.title === 'Page reloads itself in a loop')).toMatchObject({ severity: 'critical', dimension: 'functionality', phase: 'static' });
     expect(byCandidate('dialogs').defects.map((d) => d.title)).not.toContain('Page reloads itself in a loop');
   });

@@ -188,6 +188,18 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.rubric.find((r) => r.id === '1')!.verdict).toBe('exempt');
   });
 
+  it('a page that answered but of which no view was captured is not assessed (unscorable), never "does not render"', () => {
+    // every viewport check failed (a page replacing its document under each call on a loaded machine); the
+    // inventory shows text, nothing shows it blank: the score of 0 for "does not render" would blame the app
+    const st = perception({ viewports: [], problems: ['viewport 1280px check failed: page.evaluate: Execution context was destroyed'] });
+    const j = judgeOffline(evidence({ static: st }, null));
+    expect(j.unscorable).toMatch(/captured no view of the page.*Execution context was destroyed/);
+    // a page shown blank, or one that hung at load, is still judged as such
+    expect(judgeOffline(evidence({ static: perception({ unresponsive: true, viewports: [], inventory: null }) }, null)).unscorable).toBeNull();
+    const blank = perception({ viewports: [], inventory: inventory({ visibleTextLength: 0, canvases: [], images: [], svgCount: 0 }) });
+    expect(judgeOffline(evidence({ static: blank }, null)).unscorable).toBeNull();
+  });
+
   it('alert-only handlers are placeholders', () => {
     const alert = { type: 'alert', message: 'Coming soon!', answer: 'accepted' as const, atMs: 1 };
     const steps = [click('Buy', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } }), click('Rent', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } })];

@@ -256,7 +256,7 @@ export function responsive(f: Facts): CheckResult {
   for (const v of vps) {
     if (v.blank.isBlank && v.width !== f.vpDefault?.width) {
       defects.push({ code: 'blank-at-viewport', severity: 'critical', dimension: 'aesthetics', title: `Nothing shows at ${v.width} px`, detail: `The page renders at ${f.vpDefault?.width} px but is blank at ${v.width} px.`, rubricItem: '6', points: 2, phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
-    } else if (v.overflowPx > 8) {
+    } else if (!v.layoutNotMeasured && v.overflowPx > 8) {
       // sized by what a user loses: a few pixels of a fixed canvas are a nuisance, a page twice the screen is broken
       const big = v.overflowPx > v.width * 0.15;
       const small = v.overflowPx <= 24;

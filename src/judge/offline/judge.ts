@@ -194,7 +194,16 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
 
   if (f.cdnStylesMissing.length) reasons.push(`Aesthetics may be understated: ${f.cdnStylesMissing.length} stylesheet(s)/font(s) from public CDNs could not be loaded offline (${f.cdnStylesMissing[0]}).`);
   if (f.cdnScriptsMissing.length) reasons.push(`Environment: ${f.cdnScriptsMissing.length} library script(s) from public CDNs could not be loaded offline (${f.cdnScriptsMissing[0]}); effects that depend on them are not blamed on the app.`);
-  const unscorable = !f.rendered && f.blank && f.cdnScriptsMissing.length ? `the page did not render without library script(s) that could not be loaded offline: ${f.cdnScriptsMissing.slice(0, 3).join(', ')}` : null;
+  // no view of the page was captured although it answered and nothing shows it blank (every capture of a page that
+  // replaces its document under each call, on a loaded machine): whether it renders was not assessed, and a
+  // score of 0 for "does not render" would blame the app for what Cookie could not see
+  const unseen = !!ev.static && !f.vpDefault && !f.blank && !f.unresponsiveAtLoad && !f.entryFailed;
+  const unscorable =
+    !f.rendered && f.blank && f.cdnScriptsMissing.length
+      ? `the page did not render without library script(s) that could not be loaded offline: ${f.cdnScriptsMissing.slice(0, 3).join(', ')}`
+      : unseen
+        ? `static perception captured no view of the page, so whether it renders was not assessed (${ev.static!.problems.slice(0, 3).join('; ') || 'no capture problem recorded'})`
+        : null;
 
   if (!ablation.staticScore) {
     // no Stage-1 prior: one score from all the evidence; the min(static, adjusted) rule has nothing to hold
