@@ -40,7 +40,20 @@ describe('freezing the app', () => {
     expect(f.isFrozen).toBe(false);
     expect(sent.filter((c) => c === 'clock.pauseAt')).toHaveLength(3);
     const last = sent.lastIndexOf('Animation.setPlaybackRate:0');
-    expect(sent.slice(last)).toEqual(expect.arrayContaining(['Animation.setPlaybackRate:1', 'eval:media-unfreeze']));
+    expect(sent.slice(last)).toEqual(expect.arrayContaining(['Animation.setPlaybackRate:1', 'eval:media-unfreeze', 'clock.resume']));
+  });
+
+  it('pauses the clock in place when the page has Playwright clock controller, without the public fast-forwarding pause', async () => {
+    const { page, sent } = rig(false);
+    const evaluate = page.evaluate as unknown as (e: string) => Promise<unknown>;
+    Object.assign(page, { evaluate: async (e: string) => (e.includes('_innerPause') ? (sent.push('eval:pause-in-place'), true) : evaluate(e)) });
+    const f = await Freezer.attach(page, true);
+    await f.freeze(500);
+    expect(f.isFrozen).toBe(true);
+    expect(sent).toContain('eval:pause-in-place');
+    expect(sent).not.toContain('clock.pauseAt');
+    await f.unfreeze(500);
+    expect(sent).toContain('clock.resume');
   });
 
   // a page whose main thread hangs answers nothing, and neither does the Animation domain its renderer serves:
