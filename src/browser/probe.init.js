@@ -519,6 +519,13 @@
     if (!top) return false;
     return a.el.contains(top) || b.el.contains(top) || top.contains(a.el) || top.contains(b.el);
   }
+  // text that names JavaScript's values rather than shows a broken one: inside code (a <span> of highlighted
+  // code in <pre>), or a control whose whole label is the word (a quiz answer "NaN", a button "undefined")
+  function mentionsToken(el, own) {
+    if (el.closest('code, pre, kbd, samp, var')) return true;
+    const bare = /^(?:NaN|undefined|null)$/.test(own.replace(/[\s"'`“”‘’]/g, ''));
+    return bare && !!el.closest('button, a, label, option, summary, [role="button"], [role="radio"], [role="option"], [role="tab"]');
+  }
   function textProblems() {
     const out = [];
     const leaves = [];
@@ -532,7 +539,7 @@
       if (!visible(el, cs)) continue;
       const r = rectOf(el);
       leaves.push({ el, r, own });
-      if (GARBLED.test(own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
+      if (GARBLED.test(own) && !mentionsToken(el, own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
       const clipsX = /(hidden|clip)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 2 && cs.textOverflow !== 'ellipsis';
       const clipsY = /(hidden|clip)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 4 && !cs.webkitLineClamp;
       if ((clipsX || clipsY) && el.childElementCount === 0 && out.length < 30) out.push({ kind: 'clipped', selector: cssPath(el), text: own.slice(0, 80) });

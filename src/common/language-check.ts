@@ -60,6 +60,12 @@ export function functionWordCounts(text: string): Record<string, number> {
   return out;
 }
 
+/**
+ * Latin letters of prose below which franc alone never makes a confident mismatch: the other language's
+ * {@link FUNCTION_WORDS} must be there too (about three short UI sentences).
+ */
+export const SHORT_PROSE_LETTERS = 200;
+
 /** Function words of another language needed (with none of the expected one's) to call a short text that language. */
 export const MIN_FUNCTION_WORDS = 2;
 
@@ -187,7 +193,11 @@ export function checkLanguage(text: string, expected: string, htmlLang = ''): La
   if (detectedFranc === expected || exp >= CLOSE_TO_BEST * best) {
     return { ...base, detected: expected, matches: true, method: `franc: ${expected} scores ${exp.toFixed(2)} of the best ${best.toFixed(2)} (≥ ${CLOSE_TO_BEST} passes; top: ${topText})`, confidence: 'confident', affectedShare: 0 };
   }
-  if (exp < CONFIDENT_OTHER * best) {
+  // short label-only text ("Generate Sunset Dusk Blush copy lock"): franc's ranking of a few bare nouns is not
+  // evidence (English palette names read as French 1.00 / English 0.73); without the other language's function
+  // words a careful reader would not call it another language — unsure, decided below as for franc's doubts
+  const labelsOnly = latinLetters < SHORT_PROSE_LETTERS && !!FUNCTION_WORDS[expected] && !!FUNCTION_WORDS[detectedFranc] && functionWordCounts(text)[detectedFranc]! < MIN_FUNCTION_WORDS;
+  if (exp < CONFIDENT_OTHER * best && !labelsOnly) {
     const share2 = otherLanguageShare(prose, expected) ?? 1;
     return { ...base, detected: detectedFranc, matches: false, method: `franc: ${detectedFranc} is the best and ${expected} scores only ${exp.toFixed(2)} (< ${CONFIDENT_OTHER}; top: ${topText})`, confidence: 'confident', affectedShare: round(Math.max(share2, 0.5)) };
   }

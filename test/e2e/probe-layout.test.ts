@@ -37,6 +37,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'scattered.html'), SCATTERED);
   // a canvas sized in CSS pixels only (no devicePixelRatio): the KCORES solar systems and Mandelbrot sets
   fs.writeFileSync(path.join(dir, 'canvas.html'), `<!doctype html><html><body style="margin:0"><canvas id="c"></canvas><script>const c = document.getElementById('c'); c.width = innerWidth; c.height = innerHeight; const g = c.getContext('2d'); g.fillStyle = '#0b1020'; g.fillRect(0, 0, c.width, c.height); g.fillStyle = '#fc0'; g.beginPath(); g.arc(c.width / 2, c.height / 2, 60, 0, 7); g.fill();</script></body></html>`);
+  // a JavaScript quiz (answers that are JS's own values, highlighted code) beside a cart whose total really broke
+  fs.writeFileSync(
+    path.join(dir, 'quiz.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>JS quiz</title></head><body><main><h1>JavaScript quiz</h1>
+<p>What does <code>typeof NaN</code> return?</p><pre><code><span class="kw">let</span> x = <span class="lit">undefined</span>; <span class="lit">NaN</span> === <span class="lit">NaN</span></code></pre>
+<div class="answers"><button>"number"</button><button>NaN</button><button>undefined</button><label><input type="radio" name="a"> null</label></div>
+<section id="cart"><p>Total: <span id="total">$NaN</span></p><p id="who">Hello, undefined!</p></section></main></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
 });
@@ -62,6 +70,10 @@ describe('probe: visibility and layout', () => {
     expect(await problems('open.html')).toEqual([]);
     const found = await problems('overlap.html');
     expect(found.some((p) => p.kind === 'overlap' && /Orders ship/.test(p.text))).toBe(true);
+  });
+  it('JavaScript values named in code or as a whole answer label are not garbled data; a broken value shown as data is', async () => {
+    const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);
+    expect(garbled).toEqual(['$NaN', 'Hello, undefined!']);
   });
   it('alignment counts row lines as well as column lines: a three-column board is aligned, labels strewn at random are not', async () => {
     const layout = (file: string) => inPage<{ layout: { boxes: number; alignedShare: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.layout);

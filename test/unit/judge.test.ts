@@ -200,6 +200,17 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(judgeOffline(evidence({ static: blank }, null)).unscorable).toBeNull();
   });
 
+  it('a library warning printed with console.error (React 18 deprecation) is one minor note, not a major runtime error', () => {
+    const warn = { text: 'Warning: ReactDOM.render is no longer supported in React 18. Use createRoot instead.', origin: 'app' as const, atMs: 5 };
+    const j = judgeOffline(evidence({ consoleErrors: [warn] }, [click('Add', true)]));
+    expect(j.defects.map((d) => `${d.severity}:${d.title}`)).toEqual(['minor:Library warning logged as an error on load']);
+    expect(j.rubric.find((r) => r.id === '5')!.verdict).toBe('pass');
+    // a real error beside it is still the major defect
+    const err = { text: 'TypeError: Cannot read properties of null (reading "addEventListener")', origin: 'app' as const, atMs: 6 };
+    const k = judgeOffline(evidence({ consoleErrors: [warn], pageErrors: [err] }, [click('Add', true)]));
+    expect(k.defects.find((d) => d.rubricItem === '5')).toMatchObject({ severity: 'major', title: 'Runtime error on load' });
+  });
+
   it('alert-only handlers are placeholders', () => {
     const alert = { type: 'alert', message: 'Coming soon!', answer: 'accepted' as const, atMs: 1 };
     const steps = [click('Buy', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } }), click('Rent', true, { dialogs: [alert], effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true } })];

@@ -32,3 +32,22 @@ describe('technical labels are not language', () => {
     expect(checkLanguage('FPS: 43.1\nAVG FPS: 59.7\nCURRENT FRAME: 88/200', 'zh').matches).toBeNull();
   });
 });
+
+describe('short label-only pages (franc on a few bare nouns is not evidence)', () => {
+  // a colour-palette generator written by a model (helper pass, 2026-12-02): English, 74 letters of prose after
+  // labels are dropped; franc ranked it French 1.00, English 0.73 — it was a critical "language mismatch"
+  const palette = '🎨\nChroma\nPress Space to generate · click a code to copy · 🔓 to lock\nGenerate\n🔓\n2657D7\nSunset\n🔓\nA154EF\nDusk\n🔓\nBD89EF\nBlush\n🔓\n822D28\nSlate\n🔓\nDE256E\nLilac';
+  it('English palette names with <html lang="en"> are English, never a confident mismatch', () => {
+    const r = checkLanguage(palette, 'en', 'en');
+    expect(r.matches).toBe(true);
+    expect(r.confidence).toBe('unsure');
+  });
+  it('without <html lang> the same labels are not assessed', () => {
+    expect(checkLanguage(palette, 'en').matches).toBeNull();
+  });
+  it('a short French UI with French function words is still a mismatch for an English query', () => {
+    const r = checkLanguage('Générateur de palettes\nAppuyez sur Espace pour générer les couleurs et cliquez sur un code pour le copier dans votre presse-papiers', 'en', 'en');
+    expect(r.matches).toBe(false);
+    expect(r.detected).toBe('fr');
+  });
+});

@@ -216,6 +216,9 @@ export function dataDisplay(f: Facts): CheckResult {
   return { verdict: verdict('4', defects.length ? 'fail' : 'pass', method, defects.length ? defects.map((d) => d.title).join('; ') : 'no garbled, clipped or overlapping text found'), defects };
 }
 
+/** A library's warning printed with console.error: React's "Warning: …", deprecations ("no longer supported", "deprecated"). */
+const LIBRARY_WARNING = /^(?:Warning: |\[Deprecation\])|\bis no longer supported\b|\bis deprecated\b|\bdeprecated and will be removed\b/;
+
 /** Item 5, no console errors: app-caused console errors and uncaught exceptions during load. */
 export function consoleErrors(f: Facts): CheckResult {
   const method = 'console errors and uncaught exceptions during load, harness-caused ones (blocked network, favicon) excluded';
@@ -225,11 +228,21 @@ export function consoleErrors(f: Facts): CheckResult {
   const backend = new Set(f.ev.failedRequests.filter((r) => !r.blocked && (r.resourceType === 'fetch' || r.resourceType === 'xhr') && (r.status === 404 || r.status === 405 || r.status === 501)).map((r) => r.url));
   const missingBackend = (e: ConsoleEntry) => /Failed to load resource/.test(e.text) && !!e.location && [...backend].some((u) => e.location!.startsWith(u));
   const exempt = load.filter(missingBackend).length;
-  const app = load.filter((e) => !isEnvironmentError(e, f) && !missingBackend(e));
+  const logged = load.filter((e) => !isEnvironmentError(e, f) && !missingBackend(e));
+  // a library's deprecation warning printed with console.error (React 18: "Warning: ReactDOM.render is no longer
+  // supported…") is a warning in red, not a runtime error: the page works; one minor note, never a major defect
+  const warnings = logged.filter((e) => f.ev.consoleErrors.includes(e) && LIBRARY_WARNING.test(e.text));
+  const app = logged.filter((e) => !warnings.includes(e));
   const distinct = [...new Map(app.map((e) => [errorKey(e.text), e])).values()];
-  const env = load.length - app.length - exempt;
-  const notes = [env ? `${env} caused by the offline environment` : '', exempt ? `${exempt} from a missing backend (exempt)` : ''].filter(Boolean).join(', ');
-  if (!distinct.length) return { verdict: verdict('5', 'pass', method, notes ? `no app errors (${notes}, not counted)` : 'no errors'), defects: [] };
+  const env = load.length - logged.length - exempt;
+  const notes = [env ? `${env} caused by the offline environment` : '', exempt ? `${exempt} from a missing backend (exempt)` : '', warnings.length ? `${warnings.length} library warning(s) logged as errors` : ''].filter(Boolean).join(', ');
+  if (!distinct.length) {
+    const w = warnings[0];
+    const defects: DraftDefect[] = w
+      ? [{ severity: 'minor', dimension: 'functionality', code: 'console-warning', title: 'Library warning logged as an error on load', detail: `${w.text}${w.location ? ` (${w.location})` : ''}`, rubricItem: '5', points: 0.25, cap: 'load-errors', phase: 'static', evidence: { excerpt: w.text.slice(0, 200) } }]
+      : [];
+    return { verdict: verdict('5', 'pass', method, notes ? `no app errors (${notes}, not counted as errors)` : 'no errors'), defects };
+  }
   // a blank page or an empty content area already carries the critical defect; its errors are the cause, not a second penalty
   const points = f.blank || brokenByError(f) ? 0 : 1;
   const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
