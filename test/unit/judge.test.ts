@@ -144,6 +144,18 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(k.defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ code: 'core-feature-error', severity: 'critical' });
   });
 
+  it('a control the brief names in quotes is core whatever its verb: a throwing "✨ New quote" is critical', () => {
+    const e = { text: 'ReferenceError: QUOTE is not defined', origin: 'app' as const, atMs: 3, step: 1 };
+    const steps = () => [click('Copy', true), click('✨ New quote', false, { pageErrors: [e] })];
+    const ev = evidence({}, steps());
+    ev.task.query.prompt = 'Make a random quote generator with a "New quote" button, a copy button and a counter of quotes seen.';
+    expect(judgeOffline(ev).defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ code: 'core-feature-error', severity: 'critical' });
+    // the same control, unnamed by the brief, stays secondary
+    const plain = evidence({}, steps());
+    plain.task.query.prompt = 'Make a page that shows inspiring quotes.';
+    expect(judgeOffline(plain).defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ severity: 'minor' });
+  });
+
   it('when no control works at all, the app is broken: one critical −4 in place of the per-control deductions', () => {
     const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
     const j = judgeOffline(evidence({}, [click('Calculate', false, { pageErrors: [e] })]));

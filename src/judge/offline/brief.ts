@@ -111,6 +111,25 @@ export function conceptOfControl(name: string): string | null {
   return null;
 }
 
+/** Lower-case letters and digits of a label, single-spaced (emoji, symbols and punctuation dropped). */
+const labelWords = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/**
+ * The controls a brief names in quotes ('a "New quote" button', «Nouvelle citation», 「保存」): a control whose
+ * label (emoji and punctuation aside) is one of them serves the brief, whatever its words — the concept table
+ * cannot list every app's verbs. Returns a predicate on a control's accessible name; phrases under 2 letters
+ * are ignored.
+ */
+export function quotedInBrief(prompt: string): (controlName: string) => boolean {
+  const quoted = [...prompt.matchAll(/"([^"]{2,40})"|“([^”]{2,40})”|«\s*([^»]{2,40}?)\s*»|「([^」]{1,40})」|『([^』]{1,40})』|'([^']{2,40})'/g)]
+    .map((m) => labelWords(m.slice(1).find((x) => x !== undefined) ?? ''))
+    .filter((q) => [...q.replace(/ /g, '')].length >= 2);
+  return (name) => {
+    const n = labelWords(name);
+    return !!n && quoted.some((q) => n === q);
+  };
+}
+
 /** How a brief feature fared in the interaction trace (rubric item 3a). */
 export interface FeatureTally {
   feature: string;

@@ -2,7 +2,7 @@ import type { ConsoleEntry, Defect, FrameTiming, Evidence, RubricVerdict, TraceS
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
-import { briefFeatures, conceptOfControl, tallyFeatures, type FeatureTally } from './brief.js';
+import { briefFeatures, conceptOfControl, quotedInBrief, tallyFeatures, type FeatureTally } from './brief.js';
 
 /**
  * The offline judge's rubric checks: each decides one rubric item (METHOD.md §4) from measured evidence
@@ -562,9 +562,11 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   // the brief's core actions (issue 11 point 2): a control that serves one is core, the rest secondary
   const features = briefFeatures(f.ev.task.query.prompt);
   const core = new Set(features.map((x) => x.id));
+  // …and a control the brief names in quotes ('a "New quote" button') is core whatever its verb
+  const quoted = quotedInBrief(f.ev.task.query.prompt);
   const isCore = (name: string) => {
     const c = conceptOfControl(name);
-    return !!c && core.has(c);
+    return (!!c && core.has(c)) || quoted(name);
   };
 
   // errors thrown during steps (no double penalty: an error already counted at load is not counted again)
