@@ -269,9 +269,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // the default viewport's check first (its screenshot was taken in the idle window and is reused): it is what
   // decides whether the page rendered, so a budget spent on a slow page is never what leaves it out
   end();
-  end = span('perceive.viewports');
+  end = span('perceive.viewport-default');
+  // (checkViewport asks the next document itself when the page replaced its own under the layout measurement)
   const viewport = async (vp: { width: number; height: number }): Promise<boolean> => {
-    const check = await askNextDocument(page, () => attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null));
+    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
     if (check.value) result.viewports.push(check.value);
     else {
       problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
@@ -343,8 +344,7 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     shot = await shoot(page, file, dir);
   }
   type Layout = { overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number };
-  const measure = () => attempt(() => evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000), 9000, 'layout', null);
-  const layout = await askNextDocument(page, measure);
+  const layout = await askNextDocument(page, () => attempt(() => evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000), 9000, 'layout', null));
   // a page that replaced its document under every call (a reload loop on a loaded machine): the screenshot is
   // kept and judged by its pixels, the layout is recorded as not measured (never as "no overflow")
   if (!layout.ok && !CONTEXT_DESTROYED.test(layout.error ?? '')) throw new Error(layout.error);
