@@ -63,7 +63,11 @@ beforeAll(async () => {
     'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur', 'blinder', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
-  cli = await runCli(['test', dir, '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
+  // no video: what is under test is surviving hostile pages, not the recording (recording is asserted by the
+  // examples, report and no-ffmpeg tests); the video encoder was a fifth of this file's CPU on 2 cores.
+  // Audio capture stays on: its init script is what a saboteur page would break.
+  fs.writeFileSync(path.join(dir, 'cookie.config.mjs'), 'export default { recording: { video: false } };\n');
+  cli = await runCli(['test', dir, '--config', path.join(dir, 'cookie.config.mjs'), '--output-dir', out, '--concurrency', '2', '--steps', '8'], { env: { OPENAI_API_KEY: 'sk-should-never-leak' } });
   run = readResults(out);
   victim.close();
 }, TEST_TIMEOUT);

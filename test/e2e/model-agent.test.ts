@@ -41,7 +41,7 @@ describe('model-backed agent over an OpenAI-compatible endpoint', () => {
     });
     closers.push(srv.close);
     const dir = project(
-      `export default { agent: { kind: 'model', steps: 8, model: { provider: 'openai', model: 'test-model', baseURL: '${srv.url}/v1', apiKey: 'sk-test-secret', backoffMs: 10 } }, pricing: { 'test-model': { input: 3, output: 15 } }, reporters: ['json'] };\n`,
+      `export default { agent: { kind: 'model', steps: 8, model: { provider: 'openai', model: 'test-model', baseURL: '${srv.url}/v1', apiKey: 'sk-test-secret', backoffMs: 10 } }, pricing: { 'test-model': { input: 3, output: 15 } }, recording: { video: false }, reporters: ['json'] };\n`,
       'examples/todo/good.html',
       'A todo list app: add, complete and delete tasks.',
     );
@@ -88,7 +88,7 @@ describe('model-backed agent over the Anthropic Messages API', () => {
     });
     closers.push(srv.close);
     const dir = project(
-      `export default { agent: { kind: 'model', steps: 3, model: { provider: 'anthropic', model: 'claude-test', baseURL: '${srv.url}', apiKeyEnv: 'MY_ANTHROPIC_KEY' } }, reporters: ['json'] };\n`,
+      `export default { agent: { kind: 'model', steps: 3, model: { provider: 'anthropic', model: 'claude-test', baseURL: '${srv.url}', apiKeyEnv: 'MY_ANTHROPIC_KEY' } }, recording: { video: false }, reporters: ['json'] };\n`,
       'examples/counter-zh/good-zh.html',
       '做一个计数器',
       'zh',
@@ -112,7 +112,7 @@ describe('model-backed judge through the CLI', () => {
   it('a judge that never returns valid JSON gives the evaluation a judge error, not a crash; the run goes on', async () => {
     const srv = await startFakeLlm(() => ({ body: { id: 'x', object: 'chat.completion', created: 0, model: 'j', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'The page looks fine to me.' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } } }));
     closers.push(srv.close);
-    const dir = project(`export default { agent: { steps: 4 }, judge: { kind: 'model', model: { provider: 'openai', model: 'j', baseURL: '${srv.url}/v1', apiKey: 'k' } }, reporters: ['json'] };\n`, 'examples/counter-zh/good-zh.html', '做一个计数器', 'zh');
+    const dir = project(`export default { agent: { steps: 4 }, judge: { kind: 'model', model: { provider: 'openai', model: 'j', baseURL: '${srv.url}/v1', apiKey: 'k' } }, recording: { video: false }, reporters: ['json'] };\n`, 'examples/counter-zh/good-zh.html', '做一个计数器', 'zh');
     const r = await runCli(['test', '.'], { cwd: dir });
     expect(r.code).toBe(1);
     const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
