@@ -15,15 +15,20 @@ interface Installed {
 /**
  * Libraries Cookie serves offline, by npm name: the versions installed with Cookie (as `cdn-*` npm
  * aliases in package.json) and the names cdnjs files them under. The set covers what LLM-written pages
- * load most (three.js, React/ReactDOM UMD, Tailwind's browser build, Chart.js, D3, GSAP, p5, anime.js,
- * Matter.js, cannon-es, Font Awesome, Babel standalone, jQuery, lodash, Vue, Leaflet).
+ * load most (three.js, React/ReactDOM UMD, Tailwind's v3 Play CDN and v4 browser build, Chart.js 2/3/4,
+ * D3, GSAP, p5, anime.js, Matter.js, cannon-es, Font Awesome, Bootstrap 4/5 and its icons, Babel
+ * standalone, jQuery, lodash, Vue 2/3, Leaflet). A library's major versions each have their own alias:
+ * a page written for one major version breaks on another (Chart.js 3's `chart.min.js` is not in 4, whose
+ * `chart.js` is an ES module), and that would be Cookie's doing, not the model's.
  */
 export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] }> = {
   three: { aliases: ['cdn-three', 'cdn-three-legacy'], cdnjs: ['three.js'] },
   react: { aliases: ['cdn-react'], cdnjs: ['react'] },
   'react-dom': { aliases: ['cdn-react-dom'], cdnjs: ['react-dom'] },
   '@tailwindcss/browser': { aliases: ['cdn-tailwind-browser'], cdnjs: [] },
-  'chart.js': { aliases: ['cdn-chartjs'], cdnjs: ['Chart.js', 'chart.js'] },
+  /** Tailwind v3's Play CDN script (cdn.tailwindcss.com), as mirrored on npm with its plugin builds. */
+  'tailwindcss-cdn': { aliases: ['cdn-tailwind-play'], cdnjs: [] },
+  'chart.js': { aliases: ['cdn-chartjs', 'cdn-chartjs-3', 'cdn-chartjs-2'], cdnjs: ['Chart.js', 'chart.js'] },
   d3: { aliases: ['cdn-d3'], cdnjs: ['d3'] },
   gsap: { aliases: ['cdn-gsap'], cdnjs: ['gsap'] },
   p5: { aliases: ['cdn-p5', 'cdn-p5-2'], cdnjs: ['p5.js'] },
@@ -34,7 +39,9 @@ export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] 
   '@babel/standalone': { aliases: ['cdn-babel'], cdnjs: ['babel-standalone'] },
   jquery: { aliases: ['cdn-jquery'], cdnjs: ['jquery'] },
   lodash: { aliases: ['cdn-lodash'], cdnjs: ['lodash.js'] },
-  vue: { aliases: ['cdn-vue'], cdnjs: ['vue'] },
+  vue: { aliases: ['cdn-vue', 'cdn-vue-2'], cdnjs: ['vue'] },
+  bootstrap: { aliases: ['cdn-bootstrap', 'cdn-bootstrap-4'], cdnjs: ['bootstrap', 'twitter-bootstrap'] },
+  'bootstrap-icons': { aliases: ['cdn-bootstrap-icons'], cdnjs: ['bootstrap-icons'] },
   leaflet: { aliases: ['cdn-leaflet'], cdnjs: ['leaflet'] },
 };
 const CDNJS = new Map(Object.entries(CDN_LIBRARIES).flatMap(([pkg, l]) => l.cdnjs.map((n) => [n.toLowerCase(), pkg] as const)));
@@ -44,8 +51,8 @@ const VENDORED: Record<string, string> = {
   'react.development.js': 'react',
   'react-dom.production.min.js': 'react-dom',
   'react-dom.development.js': 'react-dom',
-  'tailwind.min.js': '@tailwindcss/browser',
-  'tailwindcss.js': '@tailwindcss/browser',
+  'tailwind.min.js': 'tailwindcss-cdn',
+  'tailwindcss.js': 'tailwindcss-cdn',
   'three.min.js': 'three',
   'babel.min.js': '@babel/standalone',
 };
@@ -185,7 +192,7 @@ export function parseCdnUrl(raw: string): { pkg: string; version?: string; file:
   if (host === 'fonts.googleapis.com' || host === 'fonts.gstatic.com') return { special: 'fonts' };
   if (host === 'cdn.jsdelivr.net' || host === 'fastly.jsdelivr.net') return p.startsWith('/npm/') ? npmPath(p.slice(4)) : null;
   if (host === 'unpkg.com' || host === 'esm.sh' || host === 'cdn.skypack.dev') return npmPath(p);
-  if (host === 'cdn.tailwindcss.com') return { pkg: '@tailwindcss/browser', file: '' };
+  if (host === 'cdn.tailwindcss.com') return tailwindPlay(p, u.searchParams.get('plugins'));
   if (host === 'cdnjs.cloudflare.com') {
     const m = p.match(/^\/ajax\/libs\/([^/]+)\/([^/]+)\/(.+)$/);
     const pkg = m && CDNJS.get(m[1]!.toLowerCase());
@@ -196,11 +203,40 @@ export function parseCdnUrl(raw: string): { pkg: string; version?: string; file:
     return m ? { pkg: 'jquery', version: m[1], file: `dist/jquery${m[2] ?? ''}.js` } : null;
   }
   if (host === 'threejs.org') return { pkg: 'three', file: p };
+  if (host === 'stackpath.bootstrapcdn.com' || host === 'maxcdn.bootstrapcdn.com') {
+    const m = p.match(/^\/bootstrap\/([^/]+)\/(.+)$/);
+    return m ? { pkg: 'bootstrap', version: m[1], file: `dist/${m[2]}` } : null;
+  }
   if (host === 'd3js.org') {
     const m = p.match(/d3\.v(\d+)/);
     return { pkg: 'd3', version: m?.[1], file: 'dist/d3.min.js' };
   }
   return null;
+}
+
+/** Tailwind v3's Play CDN plugins that have a build of their own in the mirror (more than one: the all-plugins build). */
+const PLAY_PLUGINS = ['forms', 'typography', 'aspect-ratio', 'container-queries', 'line-clamp'];
+
+/**
+ * What `cdn.tailwindcss.com[/<version>][?plugins=a,b]` asks for: Tailwind v3's Play CDN script, a build per
+ * plugin set (`tailwindcss.js`, `tailwindcss-with-forms.js`, … `tailwindcss-with-all-plugins.js`).
+ */
+function tailwindPlay(pathname: string, plugins: string | null): { pkg: string; version?: string; file: string } {
+  const version = pathname.match(/^\/(\d+\.\d+(?:\.\d+)?)/)?.[1];
+  const wanted = (plugins ?? '').split(',').map((x) => x.trim().replace(/@.*/, '')).filter((x) => PLAY_PLUGINS.includes(x));
+  const name = wanted.length === 0 ? 'tailwindcss.js' : wanted.length === 1 ? `tailwindcss-with-${wanted[0]}.js` : 'tailwindcss-with-all-plugins.js';
+  return { pkg: 'tailwindcss-cdn', version, file: name };
+}
+
+/**
+ * True when a file is an ES module (a top-level `import` or `export` statement at the start of a line).
+ * A classic `<script src>` cannot run one ("Cannot use import statement outside a module"), so a fallback
+ * match that is an ES module is never served for a request that named another file.
+ */
+function isEsModuleFile(file: string): boolean {
+  if (!/\.m?js$/.test(file)) return false;
+  const head = fs.readFileSync(file, 'utf8').slice(0, 200_000);
+  return /^\s*(import\s*[\w{*'"]|export\s*[\w{*])/m.test(head.replace(/\/\*[\s\S]*?\*\//g, ''));
 }
 
 /** A response to fulfil a request with. */
@@ -237,9 +273,14 @@ export function resolveCdn(url: string): Fulfilment | null {
   if (esm && !req.file) {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { module?: string };
     file = pkg.module && fs.existsSync(path.join(root, pkg.module)) ? path.join(root, pkg.module) : null;
+  } else if (req.pkg === 'tailwindcss-cdn' && req.version && fs.existsSync(path.join(root, req.version, req.file))) {
+    // the mirror keeps older Play CDN releases in folders of their own (3.3.3/, 3.4.1/, …)
+    file = path.join(root, req.version, req.file);
   } else file = req.file && req.file !== '/' ? findFile(root, req.file) : entryOf(root);
   if (!file) return null;
-  const exact = sameVersion(req.version, choice.pick.version) && !(req.pkg === '@tailwindcss/browser' && url.includes('cdn.tailwindcss.com'));
+  const askedEsm = esm || /\.mjs$|[./-]esm[./]|\/esm\//.test(req.file);
+  if (!askedEsm && req.file && path.basename(file) !== path.basename(req.file.split('?')[0]!) && isEsModuleFile(file)) return null;
+  const exact = sameVersion(req.version, choice.pick.version) || (req.pkg === 'tailwindcss-cdn' && !!req.version && file.includes(`${path.sep}${req.version}${path.sep}`));
   return {
     status: 200,
     contentType: lookup(file) ?? 'application/octet-stream',
@@ -248,7 +289,7 @@ export function resolveCdn(url: string): Fulfilment | null {
       url,
       servedFrom: `${req.pkg}@${choice.pick.version}/${path.relative(root, file)}`,
       exact,
-      ...(exact ? {} : { note: `requested ${req.version ?? 'latest'}, served ${choice.pick.version}${req.pkg === '@tailwindcss/browser' ? ' (Tailwind v4 browser build for the v3 Play CDN)' : ''}` }),
+      ...(exact ? {} : { note: `requested ${req.version ?? 'latest'}, served ${choice.pick.version}` }),
     },
   };
 }
@@ -266,7 +307,7 @@ export function resolveVendored(url: string): Fulfilment | null {
   const choice = list && pickVersion(list, pkg === 'three' ? 'r149' : undefined);
   if (!choice) return null;
   const root = dirOf(choice.pick.alias);
-  const file = pkg === '@tailwindcss/browser' ? entryOf(root) : findFile(root, base);
+  const file = pkg === 'tailwindcss-cdn' ? entryOf(root) : findFile(root, base);
   if (!file) return null;
   return { status: 200, contentType: lookup(file) ?? 'text/javascript', body: fs.readFileSync(file), rewrite: { url, servedFrom: `${pkg}@${choice.pick.version}/${path.relative(root, file)}`, exact: false, note: 'vendored library missing beside the page; served from the offline CDN' } };
 }

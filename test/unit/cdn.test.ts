@@ -10,7 +10,23 @@ describe('offline CDN', () => {
   it.each([
     ['https://unpkg.com/react@18/umd/react.production.min.js', /^react@18\.\d+\.\d+\/umd\/react\.production\.min\.js$/, true],
     ['https://unpkg.com/react-dom@18/umd/react-dom.production.min.js', /^react-dom@18\.\d+\.\d+\/umd\/react-dom\.production\.min\.js$/, true],
-    ['https://cdn.tailwindcss.com', /^@tailwindcss\/browser@4\.[\d.]+\/dist\/index\.global\.js$/, false],
+    // Tailwind v3's Play CDN is v3 (`tailwind.config = {…}` works), one build per plugin set, older releases by path
+    ['https://cdn.tailwindcss.com', /^tailwindcss-cdn@3\.4\.\d+\/tailwindcss\.js$/, true],
+    ['https://cdn.tailwindcss.com?plugins=forms', /^tailwindcss-cdn@3\.4\.\d+\/tailwindcss-with-forms\.js$/, true],
+    ['https://cdn.tailwindcss.com?plugins=forms,typography,aspect-ratio', /^tailwindcss-cdn@3\.4\.\d+\/tailwindcss-with-all-plugins\.js$/, true],
+    ['https://cdn.tailwindcss.com/3.3.3', /^tailwindcss-cdn@3\.4\.\d+\/3\.3\.3\/tailwindcss\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/@tailwindcss/browser@4', /^@tailwindcss\/browser@4\.[\d.]+\/dist\/index\.global\.js$/, true],
+    // each Chart.js major has its own copy: 3's chart.min.js and 2's Chart.min.js are UMD builds 4 lacks
+    ['https://cdn.jsdelivr.net/npm/chart.js@3.9.1/dist/chart.min.js', /^chart\.js@3\.9\.\d+\/dist\/chart\.min\.js$/, true],
+    ['https://cdnjs.cloudflare.com/ajax/libs/Chart.js/2.9.4/Chart.min.js', /^chart\.js@2\.9\.\d+\/dist\/Chart\.min\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/chart.js', /^chart\.js@4\.[\d.]+\/dist\/chart\.umd(\.min)?\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/vue@2.6.14/dist/vue.js', /^vue@2\.7\.\d+\/dist\/vue\.js$/, false],
+    ['https://unpkg.com/vue@3/dist/vue.global.prod.js', /^vue@3\.[\d.]+\/dist\/vue\.global\.prod\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/bootstrap@5.3.0/dist/css/bootstrap.min.css', /^bootstrap@5\.[\d.]+\/dist\/css\/bootstrap\.min\.css$/, false],
+    ['https://cdn.jsdelivr.net/npm/bootstrap@5.3.0/dist/js/bootstrap.bundle.min.js', /^bootstrap@5\.[\d.]+\/dist\/js\/bootstrap\.bundle\.min\.js$/, false],
+    ['https://stackpath.bootstrapcdn.com/bootstrap/4.5.2/css/bootstrap.min.css', /^bootstrap@4\.[\d.]+\/dist\/css\/bootstrap\.min\.css$/, false],
+    ['https://cdn.jsdelivr.net/npm/bootstrap-icons@1.11.3/font/bootstrap-icons.min.css', /^bootstrap-icons@1\.[\d.]+\/font\/bootstrap-icons\.min\.css$/, false],
+    ['https://cdn.jsdelivr.net/npm/bootstrap-icons@1.11.3/font/fonts/bootstrap-icons.woff2', /^bootstrap-icons@1\.[\d.]+\/font\/fonts\/bootstrap-icons\.woff2$/, false],
     ['https://cdnjs.cloudflare.com/ajax/libs/three.js/r128/three.min.js', /^three@0\.149\.\d+\/build\/three\.min\.js$/, false],
     ['https://cdn.jsdelivr.net/npm/three@0.187.0/build/three.module.js', /^three@0\.187\.\d+\/build\/three\.module\.js$/, true],
     ['https://cdnjs.cloudflare.com/ajax/libs/Chart.js/4.4.0/chart.umd.min.js', /^chart\.js@4\.[\d.]+\/dist\/chart\.umd\.(min\.)?js$/, false],
@@ -44,9 +60,16 @@ describe('offline CDN', () => {
     expect(resolveCdn('https://cdn.jsdelivr.net/npm/three@0.187.0/examples/jsm/does-not-exist.js')).toBeNull();
   });
 
+  it('never answers a classic script with an ES module found by the .min.js → .js fallback', () => {
+    // Chart.js 4 has no chart.min.js, and its chart.js is an ES module ("Cannot use import statement outside a module")
+    expect(resolveCdn('https://cdn.jsdelivr.net/npm/chart.js@4.4.0/dist/chart.min.js')).toBeNull();
+    // an ES module asked for as one is still served
+    expect(served('https://cdn.jsdelivr.net/npm/chart.js@4.4.0/dist/chart.js')!.from).toMatch(/^chart\.js@4\.[\d.]+\/dist\/chart\.js$/);
+  });
+
   it('stands in for well-known vendored builds missing beside a page', () => {
     expect(resolveVendored('http://127.0.0.1:1/lib/react-dom.production.min.js')!.rewrite.servedFrom).toMatch(/^react-dom@18/);
-    expect(resolveVendored('http://127.0.0.1:1/lib/tailwind.min.js')!.rewrite.servedFrom).toMatch(/^@tailwindcss\/browser@4.*index\.global\.js$/);
+    expect(resolveVendored('http://127.0.0.1:1/lib/tailwind.min.js')!.rewrite.servedFrom).toMatch(/^tailwindcss-cdn@3\.4\.\d+\/tailwindcss\.js$/);
     expect(resolveVendored('http://127.0.0.1:1/app.js')).toBeNull();
   });
 });

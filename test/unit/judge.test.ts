@@ -69,6 +69,18 @@ describe('offline judge: static scores', () => {
     expect(j.rubric.find((r) => r.id === '5')!.reason).toMatch(/offline environment/);
   });
 
+  it('a library version mismatch the offline CDN caused (another version served) is not blamed on the app; the same error with the asked-for version is', () => {
+    const err = { text: "TypeError: Chart.register is not a function", origin: 'app' as const, atMs: 2 };
+    const cdn = (exact: boolean) => ({ rewrites: [{ url: 'https://cdn.jsdelivr.net/npm/chart.js@3.9.1/dist/chart.min.js', servedFrom: exact ? 'chart.js@3.9.1/dist/chart.min.js' : 'chart.js@4.6.1/dist/chart.umd.js', exact }], unresolved: [] });
+    const substituted = judgeOffline(evidence({ pageErrors: [err], cdn: cdn(false) }));
+    expect(substituted.defects.filter((d) => d.rubricItem === '5')).toEqual([]);
+    expect(substituted.reasons.join(' ')).toMatch(/served offline in another version than the page asked for/);
+    // a font stylesheet served inexactly is no excuse for a script error
+    const fonts = { rewrites: [{ url: 'https://fonts.googleapis.com/css2?family=Inter', servedFrom: 'system fonts (empty stylesheet)', exact: false }], unresolved: [] };
+    expect(judgeOffline(evidence({ pageErrors: [err], cdn: fonts })).defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error on load' });
+    expect(judgeOffline(evidence({ pageErrors: [err], cdn: cdn(true) })).defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error on load' });
+  });
+
   it('raw HTML gets aesthetics baseline 1; a canvas page is read from its pixels', () => {
     const raw = perception({ inventory: inventory({ style: { fontFamilies: ['Times New Roman'], defaultFont: true, distinctColors: 1, distinctBackgrounds: 0, roundedElements: 0, shadowedElements: 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [16], elementCount: 10 } }) });
     expect(judgeOffline(evidence({ static: raw })).static8.aesthetics).toBe(1);

@@ -49,6 +49,8 @@ export interface Facts {
   cdnScriptsMissing: string[];
   /** Stylesheets and fonts from public CDNs that could not be loaded offline. */
   cdnStylesMissing: string[];
+  /** Library scripts the offline CDN answered with another version than the page asked for (`CdnRewrite.exact` false). */
+  cdnScriptsSubstituted: string[];
   steps: TraceStep[];
 }
 
@@ -69,6 +71,7 @@ export function facts(ev: Evidence): Facts {
     blockedScripts: ev.failedRequests.some((r) => r.blocked && (r.resourceType === 'script' || r.resourceType === 'stylesheet')),
     cdnScriptsMissing: [...new Set(ev.failedRequests.filter((r) => r.blocked && r.resourceType === 'script' && isCdnUrl(r.url)).map((r) => r.url))],
     cdnStylesMissing: [...new Set(ev.failedRequests.filter((r) => r.blocked && (r.resourceType === 'stylesheet' || r.resourceType === 'font') && isCdnUrl(r.url)).map((r) => r.url))],
+    cdnScriptsSubstituted: [...new Set((ev.cdn?.rewrites ?? []).filter((r) => !r.exact && /\.m?js$/.test(r.servedFrom)).map((r) => r.url))],
     steps: ev.interaction?.steps ?? [],
   };
 }
@@ -76,11 +79,13 @@ export function facts(ev: Evidence): Facts {
 /**
  * Whose fault an error is: `environment` when the harness caused it (blocked network, favicon) or when it
  * is a "X is not defined" after Cookie blocked a script the page loads from outside localhost (PITFALLS.md:
- * an offline CDN library failing is not the model's fault).
+ * an offline CDN library failing is not the model's fault) — or the kind of error a library version
+ * mismatch raises after the offline CDN served another version than the page asked for.
  */
 export function isEnvironmentError(e: ConsoleEntry, f: Facts): boolean {
   if (e.origin === 'environment') return true;
   if (f.blockedScripts && /ReferenceError: .* is not defined|is not a constructor|Cannot read properties of undefined/.test(e.text)) return true;
+  if (f.cdnScriptsSubstituted.length && /ReferenceError: .* is not defined|is not a constructor|is not a function|Cannot read properties of (undefined|null)|Cannot use import statement|Unexpected token 'export'/.test(e.text)) return true;
   return false;
 }
 

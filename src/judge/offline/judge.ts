@@ -193,6 +193,7 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
   const rubric = RUBRIC.map((item) => byId.get(item.id)!).filter(Boolean);
 
   if (f.cdnStylesMissing.length) reasons.push(`Aesthetics may be understated: ${f.cdnStylesMissing.length} stylesheet(s)/font(s) from public CDNs could not be loaded offline (${f.cdnStylesMissing[0]}).`);
+  if (f.cdnScriptsSubstituted.length) reasons.push(`Environment: ${f.cdnScriptsSubstituted.length} library script(s) were served offline in another version than the page asked for (${f.cdnScriptsSubstituted[0]}); errors a version mismatch raises are not blamed on the app.`);
   if (f.cdnScriptsMissing.length) reasons.push(`Environment: ${f.cdnScriptsMissing.length} library script(s) from public CDNs could not be loaded offline (${f.cdnScriptsMissing[0]}); effects that depend on them are not blamed on the app.`);
   // no view of the page was captured although it answered and nothing shows it blank (every capture of a page that
   // replaces its document under each call, on a loaded machine): whether it renders was not assessed, and a
