@@ -209,6 +209,8 @@ export interface InteractiveElement {
   form?: number;
   /** Event types the page listens to on this element itself (click, pointerdown, …; `onclick` for a property handler). */
   handlers?: string[];
+  /** For a canvas a chart library draws into: the library (`Chart.js`, `ECharts`). Its listeners serve hover tooltips. */
+  chart?: string;
 }
 
 /** An image in the DOM and whether it loaded and fits its slot. */

@@ -274,12 +274,24 @@
         group, signature: group + '|' + name + '|' + (el.id || ''),
         form: form >= 0 ? form : undefined,
         handlers: [...(state.listeners.get(el) || [])].concat(el.onclick ? ['onclick'] : []),
+        chart: el.tagName === 'CANVAS' ? chartOf(el) : undefined,
         item: itemOf(el) || undefined,
         numericOnly: rl === 'textbox' ? numericOnly(el) : undefined,
         options: el.tagName === 'SELECT' ? [...el.options].slice(0, 12).map((o) => o.text.trim().slice(0, 40)) : undefined,
       });
     }
     return out;
+  }
+
+  /** The chart library that draws into a canvas (Chart.js marks its canvases with `$chartjs`; ECharts its container with `_echarts_instance_`), else undefined. */
+  function chartOf(el) {
+    try {
+      if (el.$chartjs !== undefined) return 'Chart.js';
+      if (el.closest('[_echarts_instance_]')) return 'ECharts';
+    } catch (e) {
+      /* a page that broke the DOM API */
+    }
+    return undefined;
   }
 
   /** Does a text field declare a digits-only rule (inputmode, pattern, name)? */

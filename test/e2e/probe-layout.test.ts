@@ -45,6 +45,16 @@ beforeAll(async () => {
 <div class="answers"><button>"number"</button><button>NaN</button><button>undefined</button><label><input type="radio" name="a"> null</label></div>
 <section id="cart"><p>Total: <span id="total">$NaN</span></p><p id="who">Hello, undefined!</p></section></main></body></html>`,
   );
+  // a dashboard with a Chart.js chart (its canvas listens for the pointer, for tooltips) beside a drawing canvas
+  fs.copyFileSync(path.join(ROOT, 'node_modules', 'cdn-chartjs', 'dist', 'chart.umd.js'), path.join(dir, 'chart.umd.js'));
+  fs.writeFileSync(
+    path.join(dir, 'charts.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Steps</title><script src="chart.umd.js"></script></head><body><main style="width:700px">
+<canvas id="bars" width="600" height="220"></canvas><canvas id="pad" width="600" height="220" style="border:1px solid #ccc"></canvas></main><script>
+new Chart(document.getElementById('bars'), { type: 'bar', data: { labels: ['Mon', 'Tue', 'Wed'], datasets: [{ label: 'Steps', data: [4200, 8100, 6500] }] }, options: { animation: false, responsive: false } });
+const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.addEventListener('pointerdown', (e) => g.fillRect(e.offsetX, e.offsetY, 3, 3)); pad.addEventListener('pointermove', (e) => { if (e.buttons) g.fillRect(e.offsetX, e.offsetY, 3, 3); });
+</script></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
 });
@@ -74,6 +84,12 @@ describe('probe: visibility and layout', () => {
   it('JavaScript values named in code or as a whole answer label are not garbled data; a broken value shown as data is', async () => {
     const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);
     expect(garbled).toEqual(['$NaN', 'Hello, undefined!']);
+  });
+  it('a canvas Chart.js draws into is marked as a chart; a drawing canvas with pointer listeners is not', async () => {
+    const inv = await inPage<{ interactive: { tag: string; chart?: string; handlers?: string[]; box: { y: number } }[] }>('charts.html', 'window.__cookieProbe.inventory()', 1280);
+    const canvases = inv.interactive.filter((e) => e.tag === 'canvas').sort((a, b) => a.box.y - b.box.y);
+    expect(canvases.map((c) => c.chart ?? null)).toEqual(['Chart.js', null]);
+    expect(canvases[0]!.handlers!.length).toBeGreaterThan(0);
   });
   it('alignment counts row lines as well as column lines: a three-column board is aligned, labels strewn at random are not', async () => {
     const layout = (file: string) => inPage<{ layout: { boxes: number; alignedShare: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.layout);

@@ -87,6 +87,19 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
     const list = () => click('Task A Task B', false, { action: { kind: 'click', target: { signature: 'clickable|ul.list|div|Task A Task B|', name: 'Task A Task B', role: 'clickable', tag: 'ul', group: 'clickable|ul.list|div', box: { x: 0, y: 0, width: 500, height: 400 } } } });
     expect(judgeOffline(evidence({ static: perception({ inventory: inv }) }, [list(), list()])).defects).toEqual([]);
   });
+  it('a Chart.js canvas (listeners for its hover tooltips) clicked without effect is not a dead control; a canvas with the same listeners and no chart library is', () => {
+    const sig = 'clickable|canvas|div.card||steps';
+    const target = { signature: sig, name: '', role: 'clickable', tag: 'canvas', group: 'clickable|canvas|div.card', box: { x: 0, y: 420, width: 600, height: 220 } };
+    const canvas = () => click('', false, { action: { kind: 'click', target } });
+    const judged = (chart?: string) => {
+      const inv = inventory();
+      inv.interactive.push({ ref: 3, signature: sig, tag: 'canvas', role: 'clickable', name: '', box: target.box, inViewport: true, disabled: false, group: target.group, handlers: ['mousemove', 'mouseout', 'click', 'touchstart', 'touchmove'], ...(chart ? { chart } : {}) });
+      return judgeOffline(evidence({ static: perception({ inventory: inv }) }, [canvas(), click('Week', true), canvas()]));
+    };
+    expect(judged('Chart.js').defects).toEqual([]);
+    expect(judged('Chart.js').rubric.find((r) => r.id === '3a')!.reason).toMatch(/without effect but not dead/);
+    expect(judged().defects.map((d) => `${d.severity}:${d.title}`)).toEqual(['minor:Dead control "canvas"']);
+  });
   it('a working canvas game steered by keys is not "No control works" because a menu button was dead', () => {
     const hold = click('', true, { action: { kind: 'hold', key: 'ArrowUp', durationMs: 400 } });
     const j = judgeOffline(evidence({}, [click('Menu', false), hold, click('Menu', false)]));

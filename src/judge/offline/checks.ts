@@ -608,6 +608,8 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const e = seen.get(t.signature);
     const explicitRole = t.role !== 'clickable';
     if (!explicitRole && /^(canvas|img|svg|picture|figure|video)$/.test(t.tag) && !(e?.handlers?.length)) return 'a graphic without handlers or a role is not a control';
+    // a chart's canvas listens for the pointer to show tooltips; a click on it is not a control a user expects to act
+    if (!explicitRole && t.tag === 'canvas' && e?.chart) return `a chart drawn by ${e.chart} (its listeners serve hover tooltips), not a control`;
     if (!explicitRole && !(e?.handlers?.length) && /^(div|span|section|li|p|article|main|ul|td|tr|header|footer|h\d)$/.test(t.tag)) return 'decorative element (pointer cursor only, no handler or role)';
     const inside = (inv?.interactive ?? []).filter((o) => o.signature !== t.signature && o.box.x >= t.box.x - 1 && o.box.y >= t.box.y - 1 && o.box.x + o.box.width <= t.box.x + t.box.width + 1 && o.box.y + o.box.height <= t.box.y + t.box.height + 1).length;
     if (!explicitRole && inside >= 2) return `a container of ${inside} controls (delegated handler): its children are the controls`;
