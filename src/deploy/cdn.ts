@@ -17,7 +17,8 @@ interface Installed {
  * aliases in package.json) and the names cdnjs files them under. The set covers what LLM-written pages
  * load most (three.js, React/ReactDOM UMD, Tailwind's v3 Play CDN and v4 browser build, Chart.js 2/3/4,
  * D3, GSAP, p5, anime.js, Matter.js, cannon-es, Font Awesome, Bootstrap 4/5 and its icons, Babel
- * standalone, jQuery, lodash, Vue 2/3, Leaflet). A library's major versions each have their own alias:
+ * standalone, jQuery, lodash, Vue 2/3, Leaflet, Alpine.js, Lucide, AOS, Animate.css, canvas-confetti,
+ * Tone.js, howler.js, ECharts 5, SortableJS, Typed.js, Swiper, particles.js). A library's major versions each have their own alias:
  * a page written for one major version breaks on another (Chart.js 3's `chart.min.js` is not in 4, whose
  * `chart.js` is an ES module), and that would be Cookie's doing, not the model's.
  */
@@ -42,6 +43,18 @@ export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] 
   vue: { aliases: ['cdn-vue', 'cdn-vue-2'], cdnjs: ['vue'] },
   bootstrap: { aliases: ['cdn-bootstrap', 'cdn-bootstrap-4'], cdnjs: ['bootstrap', 'twitter-bootstrap'] },
   'bootstrap-icons': { aliases: ['cdn-bootstrap-icons'], cdnjs: ['bootstrap-icons'] },
+  alpinejs: { aliases: ['cdn-alpine'], cdnjs: ['alpinejs'] },
+  lucide: { aliases: ['cdn-lucide'], cdnjs: [] },
+  aos: { aliases: ['cdn-aos'], cdnjs: ['aos'] },
+  'animate.css': { aliases: ['cdn-animate-css'], cdnjs: ['animate.css'] },
+  'canvas-confetti': { aliases: ['cdn-confetti'], cdnjs: ['canvas-confetti'] },
+  tone: { aliases: ['cdn-tone'], cdnjs: ['tone'] },
+  howler: { aliases: ['cdn-howler'], cdnjs: ['howler'] },
+  echarts: { aliases: ['cdn-echarts'], cdnjs: ['echarts'] },
+  sortablejs: { aliases: ['cdn-sortable'], cdnjs: ['Sortable'] },
+  'typed.js': { aliases: ['cdn-typed'], cdnjs: ['typed.js'] },
+  swiper: { aliases: ['cdn-swiper'], cdnjs: ['Swiper'] },
+  'particles.js': { aliases: ['cdn-particles'], cdnjs: ['particles.js'] },
   leaflet: { aliases: ['cdn-leaflet'], cdnjs: ['leaflet'] },
 };
 const CDNJS = new Map(Object.entries(CDN_LIBRARIES).flatMap(([pkg, l]) => l.cdnjs.map((n) => [n.toLowerCase(), pkg] as const)));
@@ -124,7 +137,9 @@ function sameVersion(requested: string | undefined, served: string): boolean {
   const r = requested.replace(/^[v^~=]+/, '');
   const three = r.match(/^r(\d+)$/);
   if (three) return served.startsWith(`0.${three[1]}.`);
+  // `3.x.x` (Alpine's documented URL) and `3.x` ask for any release of that major
   const parts = r.split('.');
+  while (parts.length > 1 && /^[x*]$/i.test(parts[parts.length - 1]!)) parts.pop();
   return served.split('.').slice(0, parts.length).join('.') === parts.join('.');
 }
 
