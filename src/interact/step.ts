@@ -191,6 +191,13 @@ export class StepRecorder {
     void before.img; // decode the "before" keyframe now, inside the settle time
     // a person looks for about half a second; longer while the DOM changes or a transition runs (≤ 1.65 s)
     await this.waitSettled(450, 1650, settleFrom);
+    // the action navigated the app (a GET form, a link to another of its pages): read the new document only
+    // once it is parsed — until then the screen still shows the old page (paint holding) while the DOM is the
+    // new one's first bytes, and the step would read as "the page destroyed itself" (bounded: a page that
+    // never finishes parsing is measured as it is)
+    if (log.navigations.length > mark.navigations && !page.isClosed()) {
+      await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1000, opts.unresponsiveMs) }).catch(() => {});
+    }
     end();
     const frames1 = frames0 ? await evalIn<FrameSnap>(page, 'window.__cookieProbe.snapshot()', 2000).catch(() => null) : null;
     const ended = Date.now();

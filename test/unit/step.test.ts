@@ -18,13 +18,15 @@ interface AppState {
   text: string[];
   shot: [number, number][];
   hung: boolean;
+  /** false while a document the action navigated to is still being parsed (its body not there yet) */
+  parsed: boolean;
 }
 
 function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}, selfMutating = false) {
   const dir = tmpDir('cookie-step-');
   fs.mkdirSync(path.join(dir, 'screenshots'));
   const log = new EventLog();
-  const state: AppState = { mutations: 10, clicks: 0, text: ['Count: 0'], shot: [], hung: false };
+  const state: AppState = { mutations: 10, clicks: 0, text: ['Count: 0'], shot: [], hung: false, parsed: true };
   const act = () => onAct(state, log);
   const { page, calls } = fakePage({
     evaluate: (e) => {
@@ -32,7 +34,7 @@ function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog
       if (e === '1') return 1;
       // a page that changes its DOM by itself: one mutation between any two looks
       if (e.includes('snapshot()') && selfMutating) state.mutations++;
-      if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: 20, textChars: state.text.join('').length } };
+      if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: state.parsed ? 20 : 0, textChars: state.parsed ? state.text.join('').length : 0 } };
       if (e.startsWith('window.__cookieProbe.textState(')) return state.text;
       if (e.startsWith('window.__cookieProbe.reveal(')) return { x: 100.4, y: 50.6, width: 80, height: 30, cx: 140, cy: 65, covered: true, coveredBy: 'div.banner', cover: { selector: 'div.banner', tag: 'div', dialog: false, interactive: false, text: 'Sale!', areaShare: 0.2 } };
       if (e.startsWith('window.__cookieProbe.externalSince(')) return [];
@@ -41,6 +43,9 @@ function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog
     },
     screenshot: () => png(state.shot),
     onWait: act,
+    onLoadState: (st) => {
+      if (st === 'domcontentloaded') state.parsed = true;
+    },
   });
   const input = { aim: (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 }), moveTo: async () => {}, press: async () => act() } as unknown as HumanInput;
   const events: string[] = [];
@@ -98,6 +103,24 @@ describe('step recorder: one action and its evidence', () => {
     expect(s.effect).toMatchObject({ kind: 'changed', why: 'text', screenChanged: true, domMutations: 5, textChanged: 3 }); // 'Count: 0' gone, 'Count: 1' and 'Milk' new
     expect(s.effect!.outsidePixelChange).toBeGreaterThan(0);
     expect(s.content).toEqual({ before: { elements: 20, textChars: 8 }, after: { elements: 20, textChars: 12 } });
+  });
+
+  it('a click that navigates the app (a GET form) is read once the new document is parsed, not from its first bytes (no false "destroyed itself")', async () => {
+    const r = rig({}, (s, log) => {
+      s.clicks += 1;
+      s.parsed = false;
+      log.navigations.push({ kind: 'navigation', url: 'http://127.0.0.1:1/?q=soup', offApp: false, atMs: 5, step: log.step });
+    });
+    const s = await r.recorder.record(0, clickAdd(), 0, [addButton]);
+    expect(s.navigations).toHaveLength(1);
+    expect(s.content).toEqual({ before: { elements: 20, textChars: 8 }, after: { elements: 20, textChars: 8 } });
+    const waited = r.calls.indexOf('waitForLoadState:domcontentloaded');
+    expect(waited).toBeGreaterThan(-1);
+    expect(r.calls.slice(waited).some((c) => c.includes('snapshot()'))).toBe(true);
+    // a step without a navigation does not wait for a load
+    const still = rig();
+    await still.recorder.record(0, clickAdd(), 0, [addButton]);
+    expect(still.calls.filter((c) => c.startsWith('waitForLoadState'))).toEqual([]);
   });
 
   it('a page that stops answering during the action: outcome unresponsive, the video stopped, no "after" keyframe', async () => {
