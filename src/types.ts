@@ -628,8 +628,12 @@ export interface TraceStep {
   intercepted?: CoverInfo;
   /** The invariant or careful-tester check this step serves, with its readings (issue 18). */
   check?: StepCheck;
-  /** Elements and text characters (non-space) in the body before and after the step: a page that destroys itself shows here. */
-  content?: { before: { elements: number; textChars: number }; after: { elements: number; textChars: number } };
+  /**
+   * Elements and text characters (non-space) in the body before and after the step: a page that destroys itself
+   * shows here. `after.loading`: the action navigated and the new document was still being parsed when read
+   * (its body not all there: no evidence of destruction).
+   */
+  content?: { before: { elements: number; textChars: number }; after: { elements: number; textChars: number; loading?: boolean } };
 }
 
 /** The audio track of an interaction. */

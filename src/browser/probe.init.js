@@ -873,7 +873,7 @@
     } catch (e) { /* old engine */ }
     return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
-      content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0 } };
+      content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0, loading: document.readyState === 'loading' } };
   }
 
   Object.defineProperty(window, '__cookieProbe', {

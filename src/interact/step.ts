@@ -13,6 +13,11 @@ import { assembleEffect, compareKeyframes, regionsPerSecond, stillAnimating } fr
 import { eventsSince, markLog } from './trace-step.js';
 import { span } from '../util/profile.js';
 
+/** A keyframe's element and text counts for the trace; `loading` kept only when the document was still being parsed. */
+function contentOf(c: { elements: number; textChars: number; loading?: boolean }): { elements: number; textChars: number; loading?: boolean } {
+  return { elements: c.elements, textChars: c.textChars, ...(c.loading ? { loading: true } : {}) };
+}
+
 /** What the step recorder needs of the interaction's options ({@link InteractOptions}). Times in ms. */
 export interface StepOptions {
   url: string;
@@ -214,12 +219,21 @@ export class StepRecorder {
     // the keyframe and the page's readings after the action, taken together on the frozen app
     const known = (readingsBefore?.collections ?? []).map((c) => c.id);
     const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
-    const [after, readingsAfter, external, empty] = await Promise.all([
+    let [after, readingsAfter, external, empty] = await Promise.all([
       capture(name('after'), refArg),
       d.check ? evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null) : null,
       before.img ? evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []) : [],
       clearLike && before.img ? evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null,
     ]);
+    // the action navigated and the new document is still being parsed (committed after the settle wait; the
+    // screen still shows the old page): let it finish parsing (bounded), then take the keyframe again
+    if (after.snap?.content?.loading && !page.isClosed()) {
+      await clock.run().catch(() => {});
+      await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1000, opts.unresponsiveMs) }).catch(() => {});
+      await clock.pause().catch(() => {});
+      videoEnd = clock.videoOffset();
+      after = await capture(name('after'), refArg);
+    }
     end();
     end = span('step.effect');
     const ev = eventsSince(log, mark);
@@ -294,7 +308,7 @@ export class StepRecorder {
       effect,
       ...(frameTiming ? { frameTiming } : {}),
       ...(clickDelivered !== undefined ? { clickDelivered } : {}),
-      ...(before.snap?.content && after.snap?.content ? { content: { before: before.snap.content, after: after.snap.content } } : {}),
+      ...(before.snap?.content && after.snap?.content ? { content: { before: contentOf(before.snap.content), after: contentOf(after.snap.content) } } : {}),
       ...ev,
       outcome,
       ...(error ? { error } : {}),

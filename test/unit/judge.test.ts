@@ -81,6 +81,12 @@ describe('offline judge: static scores', () => {
     expect(judgeOffline(evidence({ pageErrors: [err], cdn: cdn(true) })).defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error on load' });
   });
 
+  it('a step whose new document was still being parsed when read (the action navigated) is not "Page destroys itself"; an emptied body is', () => {
+    const nav = (loading: boolean) => click('Search', true, { navigations: [{ kind: 'navigation', url: 'http://127.0.0.1:1/?q=vegan', offApp: false, atMs: 3 }], content: { before: { elements: 40, textChars: 2326 }, after: { elements: 0, textChars: 0, ...(loading ? { loading: true } : {}) } } });
+    expect(judgeOffline(evidence({}, [click('Pasta', true), nav(true)])).defects.filter((d) => d.code === 'page-self-destructs')).toEqual([]);
+    expect(judgeOffline(evidence({}, [click('Pasta', true), nav(false)])).defects.map((d) => d.code)).toContain('page-self-destructs');
+  });
+
   it('raw HTML gets aesthetics baseline 1; a canvas page is read from its pixels', () => {
     const raw = perception({ inventory: inventory({ style: { fontFamilies: ['Times New Roman'], defaultFont: true, distinctColors: 1, distinctBackgrounds: 0, roundedElements: 0, shadowedElements: 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [16], elementCount: 10 } }) });
     expect(judgeOffline(evidence({ static: raw })).static8.aesthetics).toBe(1);

@@ -34,7 +34,7 @@ function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog
       if (e === '1') return 1;
       // a page that changes its DOM by itself: one mutation between any two looks
       if (e.includes('snapshot()') && selfMutating) state.mutations++;
-      if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: state.parsed ? 20 : 0, textChars: state.parsed ? state.text.join('').length : 0 } };
+      if (e.includes('snapshot()')) return { mutations: state.mutations, clicks: state.clicks, frames: 0, scrollX: 0, scrollY: 0, url: 'http://127.0.0.1:1/', focusBox: null, content: { elements: state.parsed ? 20 : 0, textChars: state.parsed ? state.text.join('').length : 0, ...(state.parsed ? {} : { loading: true }) } };
       if (e.startsWith('window.__cookieProbe.textState(')) return state.text;
       if (e.startsWith('window.__cookieProbe.reveal(')) return { x: 100.4, y: 50.6, width: 80, height: 30, cx: 140, cy: 65, covered: true, coveredBy: 'div.banner', cover: { selector: 'div.banner', tag: 'div', dialog: false, interactive: false, text: 'Sale!', areaShare: 0.2 } };
       if (e.startsWith('window.__cookieProbe.externalSince(')) return [];
@@ -117,6 +117,15 @@ describe('step recorder: one action and its evidence', () => {
     const waited = r.calls.indexOf('waitForLoadState:domcontentloaded');
     expect(waited).toBeGreaterThan(-1);
     expect(r.calls.slice(waited).some((c) => c.includes('snapshot()'))).toBe(true);
+    // the navigation committed only after the settle wait: the keyframe read while the new document was being
+    // parsed says so, and is taken again once it is parsed
+    const late = rig({}, (s) => {
+      s.clicks += 1;
+      s.parsed = false;
+    });
+    const l = await late.recorder.record(0, clickAdd(), 0, [addButton]);
+    expect(l.content).toEqual({ before: { elements: 20, textChars: 8 }, after: { elements: 20, textChars: 8 } });
+    expect(late.calls.filter((c) => c === 'waitForLoadState:domcontentloaded')).toHaveLength(1);
     // a step without a navigation does not wait for a load
     const still = rig();
     await still.recorder.record(0, clickAdd(), 0, [addButton]);

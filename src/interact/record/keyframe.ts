@@ -22,8 +22,8 @@ export type ProbeSnap = {
   url: string;
   /** The focused element's box (its focus ring), px. */
   focusBox: Box | null;
-  /** Elements and non-space text characters in the body. */
-  content?: { elements: number; textChars: number };
+  /** Elements and non-space text characters in the body; `loading` while the document is still being parsed. */
+  content?: { elements: number; textChars: number; loading?: boolean };
 } | null;
 
 /** One keyframe of a step (paper §4.1 "multi-modal capture"; METHOD.md §2.3): what the page showed and held at `at`. */

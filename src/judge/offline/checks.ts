@@ -591,7 +591,8 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
 
   // a page that destroys itself on a step (body emptied, nearly all elements gone): the step did it
-  const destroyed = steps.find((s) => s.content && s.content.before.elements >= 3 && s.content.after.elements <= Math.max(1, s.content.before.elements * 0.1) && s.content.after.textChars < Math.max(5, s.content.before.textChars * 0.1));
+  // (a document still being parsed when it was read — the action navigated — shows nothing of the sort)
+  const destroyed = steps.find((s) => s.content && !s.content.after.loading && s.content.before.elements >= 3 && s.content.after.elements <= Math.max(1, s.content.before.elements * 0.1) && s.content.after.textChars < Math.max(5, s.content.before.textChars * 0.1));
   if (destroyed) {
     d3.push({ code: 'page-self-destructs', severity: 'critical', dimension: 'functionality', title: `Page destroys itself on ${label(destroyed)}`, detail: `Step ${destroyed.index} (${label(destroyed)}) left ${destroyed.content!.after.elements} of ${destroyed.content!.before.elements} elements and ${destroyed.content!.after.textChars} of ${destroyed.content!.before.textChars} characters of text: the app is gone.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: destroyed.index, screenshot: destroyed.screenshotAfter ?? undefined } });
   }
