@@ -86,6 +86,11 @@ export interface SessionOptions {
   media?: boolean;
   /** Answer a request that leaves the app (the offline CDN); null keeps it blocked. */
   resolveExternal?: (url: string) => Fulfil | null;
+  /**
+   * Rewrite an app document (HTML) before the browser parses it; returns the HTML and the URLs the rewrite
+   * concerns (the offline CDN: integrity hashes of libraries it serves dropped, see `dropCdnIntegrity`).
+   */
+  rewriteDocument?: (html: string) => { html: string; urls: string[] };
   /** Seed of the page's Math.random / crypto.getRandomValues (src/browser/determinism.ts); unset: the browser's own. */
   randomSeed?: number;
   /** Epoch ms the page's Date starts at (Playwright's clock); unset: the real time. */
@@ -186,14 +191,32 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   // the document a page tried to open off the app (its own URL then reads chrome-error://)
   const blockedDocument = new WeakMap<Page, string>();
   let lastBlockedDocument: string | undefined;
+  // CDN URLs whose Subresource Integrity hash the app's HTML no longer enforces (see dropCdnIntegrity)
+  const integrityDropped = new Set<string>();
   const fulfil = (route: import('playwright').Route, f: Fulfil) => {
-    log.cdnRewrites.push(f.rewrite);
+    const unpinned = integrityDropped.has(f.rewrite.url);
+    log.cdnRewrites.push(unpinned ? { ...f.rewrite, note: `${f.rewrite.note ? `${f.rewrite.note}; ` : ''}the page's integrity hash was not enforced (the offline copy's bytes are not the pinned build's)` } : f.rewrite);
     return route.fulfill({ status: f.status, contentType: f.contentType, body: f.body, headers: { 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' } }).catch(() => {});
   };
   await context.route('**/*', async (route) => {
     const req = route.request();
     const url = req.url();
     if (isSameOrigin(url, origin)) {
+      // an app document that pins CDN libraries with integrity hashes: served without the hashes of the ones
+      // the offline CDN answers (another build than the pinned one would be refused: the environment's doing)
+      if (opts.rewriteDocument && req.resourceType() === 'document') {
+        const res = await route.fetch({ maxRedirects: 0 }).catch(() => null);
+        if (!res) return route.continue().catch(() => {});
+        if (/text\/html/i.test(res.headers()['content-type'] ?? '')) {
+          const body = await res.text().catch(() => null);
+          const dropped = body === null ? null : opts.rewriteDocument(body);
+          if (dropped?.urls.length) {
+            for (const u of dropped.urls) integrityDropped.add(u);
+            return route.fulfill({ response: res, body: dropped.html }).catch(() => {});
+          }
+        }
+        return route.fulfill({ response: res }).catch(() => {});
+      }
       if (opts.resolveMissingLocal?.matches(url)) {
         const res = await route.fetch().catch(() => null);
         if (res && res.status() === 404) {

@@ -18,7 +18,7 @@ interface Installed {
  * load most (three.js, React/ReactDOM UMD, Tailwind's v3 Play CDN and v4 browser build, Chart.js 2/3/4,
  * D3, GSAP, p5, anime.js, Matter.js, cannon-es, Font Awesome, Bootstrap 4/5 and its icons, Babel
  * standalone, jQuery, lodash, Vue 2/3, Leaflet, Alpine.js, Lucide, AOS, Animate.css, canvas-confetti,
- * Tone.js, howler.js, ECharts 5, SortableJS, Typed.js, Swiper, particles.js). A library's major versions each have their own alias:
+ * Tone.js, howler.js, ECharts 5, SortableJS, Typed.js, Swiper, particles.js, Popper 1/2, Font Awesome 4). A library's major versions each have their own alias:
  * a page written for one major version breaks on another (Chart.js 3's `chart.min.js` is not in 4, whose
  * `chart.js` is an ES module), and that would be Cookie's doing, not the model's.
  */
@@ -36,7 +36,11 @@ export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] 
   animejs: { aliases: ['cdn-animejs'], cdnjs: ['animejs', 'anime.js'] },
   'matter-js': { aliases: ['cdn-matter'], cdnjs: ['matter-js'] },
   'cannon-es': { aliases: ['cdn-cannon'], cdnjs: [] },
-  '@fortawesome/fontawesome-free': { aliases: ['cdn-fontawesome'], cdnjs: ['font-awesome'] },
+  '@fortawesome/fontawesome-free': { aliases: ['cdn-fontawesome', 'cdn-fontawesome-4'], cdnjs: ['font-awesome'] },
+  'font-awesome': { aliases: ['cdn-fontawesome-4'], cdnjs: [] },
+  /** Popper 1 (`popper.js`, Bootstrap 4's) and 2 (`@popperjs/core`), by the major version asked for. */
+  'popper.js': { aliases: ['cdn-popper-1', 'cdn-popper'], cdnjs: ['popper.js'] },
+  '@popperjs/core': { aliases: ['cdn-popper', 'cdn-popper-1'], cdnjs: [] },
   '@babel/standalone': { aliases: ['cdn-babel'], cdnjs: ['babel-standalone'] },
   jquery: { aliases: ['cdn-jquery'], cdnjs: ['jquery'] },
   lodash: { aliases: ['cdn-lodash'], cdnjs: ['lodash.js'] },
@@ -52,7 +56,7 @@ export const CDN_LIBRARIES: Record<string, { aliases: string[]; cdnjs: string[] 
   howler: { aliases: ['cdn-howler'], cdnjs: ['howler'] },
   echarts: { aliases: ['cdn-echarts'], cdnjs: ['echarts'] },
   sortablejs: { aliases: ['cdn-sortable'], cdnjs: ['Sortable'] },
-  'typed.js': { aliases: ['cdn-typed'], cdnjs: ['typed.js'] },
+  'typed.js': { aliases: ['cdn-typed', 'cdn-typed-20'], cdnjs: ['typed.js'] },
   swiper: { aliases: ['cdn-swiper'], cdnjs: ['Swiper'] },
   'particles.js': { aliases: ['cdn-particles'], cdnjs: ['particles.js'] },
   leaflet: { aliases: ['cdn-leaflet'], cdnjs: ['leaflet'] },
@@ -172,6 +176,9 @@ const SEARCH_DIRS = ['', 'build', 'dist', 'lib', 'umd', 'css', 'webfonts', 'min'
 function findFile(root: string, wanted: string): string | null {
   const clean = wanted.replace(/^\/+/, '').split('?')[0]!;
   if (clean && fs.existsSync(path.join(root, clean)) && fs.statSync(path.join(root, clean)).isFile()) return path.join(root, clean);
+  // the same path under a usual folder first (cdnjs `umd/popper.min.js` is the package's `dist/umd/popper.min.js`,
+  // not its `dist/popper.min.js`, an ES module)
+  for (const d of SEARCH_DIRS) if (d && clean && fs.existsSync(path.join(root, d, clean)) && fs.statSync(path.join(root, d, clean)).isFile()) return path.join(root, d, clean);
   const base = path.basename(clean);
   const names = [base, base.replace(/\.min\.(js|css)$/, '.$1'), base.replace(/\.(js|css)$/, '.min.$1'), base.replace(/^three\.js$/, 'three.min.js')];
   // webfonts keep their folder (Font Awesome CSS refers to ../webfonts/)
@@ -219,8 +226,13 @@ export function parseCdnUrl(raw: string): { pkg: string; version?: string; file:
   }
   if (host === 'threejs.org') return { pkg: 'three', file: p };
   if (host === 'stackpath.bootstrapcdn.com' || host === 'maxcdn.bootstrapcdn.com') {
-    const m = p.match(/^\/bootstrap\/([^/]+)\/(.+)$/);
-    return m ? { pkg: 'bootstrap', version: m[1], file: `dist/${m[2]}` } : null;
+    const m = p.match(/^\/(bootstrap|font-awesome)\/([^/]+)\/(.+)$/);
+    if (!m) return null;
+    return m[1] === 'bootstrap' ? { pkg: 'bootstrap', version: m[2], file: `dist/${m[3]}` } : { pkg: 'font-awesome', version: m[2], file: m[3]! };
+  }
+  if (host === 'use.fontawesome.com') {
+    const m = p.match(/^\/releases\/v([^/]+)\/(.+)$/);
+    return m ? { pkg: '@fortawesome/fontawesome-free', version: m[1], file: m[2]! } : null;
   }
   if (host === 'd3js.org') {
     const m = p.match(/d3\.v(\d+)/);

@@ -6,7 +6,7 @@ import type { EvaluationBrowser } from '../browser/launch.js';
 import { openAppSession } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy } from '../deploy/deploy.js';
-import { isCdnUrl } from '../common/cdn.js';
+import { dropCdnIntegrity, isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure, projectOptionsOf } from '../deploy/project.js';
 import { generationOf } from '../generate/spec.js';
@@ -99,7 +99,7 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
           media: config.agent.freeze || config.recording.audio,
           ...(config.determinism.random ? { randomSeed: seedFor(config.agent.seed, `${task.id}#random`) } : {}),
           ...(config.determinism.date ? { dateOrigin: Date.parse(config.determinism.dateOrigin) } : {}),
-          ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored } } : {}),
+          ...(config.offlineCdn ? { resolveExternal: resolveCdn, resolveMissingLocal: { matches: isVendoredName, resolve: resolveVendored }, rewriteDocument: (html: string) => dropCdnIntegrity(html, (u) => resolveCdn(u) !== null) } : {}),
           ...(publicRoute ? { publicRoute } : {}),
         });
       })();

@@ -49,4 +49,31 @@ ReactDOM.createRoot(document.getElementById('root')).render(e(App));
     expect(e.defects.filter((d) => d.rubricItem === '5')).toEqual([]);
     expect(e.reasons.join(' ')).toMatch(/library script\(s\) from public CDNs could not be loaded offline/);
   });
+
+  it('a Bootstrap page copied with its integrity hashes is served its CSS and JS offline (the hashes pin another build), and the evidence says the hashes were not enforced', async () => {
+    const dir = tmpDir('cookie-cdn-sri-');
+    writeFiles(dir, {
+      'shop.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Night market</title>
+<link href="https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/css/bootstrap.min.css" rel="stylesheet" integrity="sha384-T3c6CoIi6uLrA9TneNEoa7RxnatzjcDSCmG1MXxSR1GAsXEV/Dwwykc2MPK8M2HN" crossorigin="anonymous">
+</head><body class="bg-dark text-light"><main class="container py-5"><h1 class="display-5">Night market</h1><p class="lead">Street food stalls open until 2 am, every Friday.</p>
+<button class="btn btn-warning" data-bs-toggle="modal" data-bs-target="#m">Get the map</button>
+<div class="modal fade" id="m" tabindex="-1"><div class="modal-dialog"><div class="modal-content text-dark"><div class="modal-body">Stalls are along the river.</div></div></div></div></main>
+<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/js/bootstrap.bundle.min.js" integrity="sha384-C6RzsynM9kWDrMNeT87bh95OGNyZPhcTNXj1NW7RuBCsyN/o0jlpcV8Qyq46cDfL" crossorigin="anonymous"></script></body></html>`,
+      's.cookie.yaml': `query:\n  id: q\n  prompt: A dark landing page for a night market with a button that shows the map.\n  language: en\n  kind: dynamic\ncandidates:\n  - { name: c, mode: html, path: shop.html }\n`,
+      'cookie.config.ts': 'export default { agent: { steps: 3 }, recording: { video: false, audio: false } };\n',
+    });
+    const r = await runCli(['test', '.'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'cookie-results', e.evidenceDir, 'evidence.json'), 'utf8'));
+    // the browser took both files (no "Failed to find a valid digest" refusal), and the page is Bootstrap-dark
+    expect(JSON.stringify(ev.consoleErrors)).not.toMatch(/integrity/);
+    expect(ev.cdn.rewrites.filter((x: { note?: string }) => /integrity hash was not enforced/.test(x.note ?? '')).map((x: { servedFrom: string }) => x.servedFrom)).toEqual([
+      expect.stringMatching(/^bootstrap@5\.[\d.]+\/dist\/css\/bootstrap\.min\.css$/),
+      expect.stringMatching(/^bootstrap@5\.[\d.]+\/dist\/js\/bootstrap\.bundle\.min\.js$/),
+    ]);
+    expect(ev.static.viewports.find((v: { width: number }) => v.width === 1280).blank.meanBrightness).toBeLessThan(80);
+    // the modal is Bootstrap's (hidden until asked for), not an unstyled block on the page
+    expect(ev.static.inventory.textSample).not.toMatch(/Stalls are along the river/);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dropCdnIntegrity } from '../../src/common/cdn.js';
 import { resolveCdn, resolveVendored } from '../../src/deploy/cdn.js';
 
 const served = (url: string) => {
@@ -36,8 +37,17 @@ describe('offline CDN', () => {
     ['https://cdnjs.cloudflare.com/ajax/libs/howler/2.2.3/howler.min.js', /^howler@2\.2\.\d+\/dist\/howler\.min\.js$/, false],
     ['https://cdn.jsdelivr.net/npm/echarts@5.4.3/dist/echarts.min.js', /^echarts@5\.[\d.]+\/dist\/echarts\.min\.js$/, false],
     ['https://cdnjs.cloudflare.com/ajax/libs/Sortable/1.15.0/Sortable.min.js', /^sortablejs@1\.15\.\d+\/Sortable\.min\.js$/, false],
-    ['https://cdn.jsdelivr.net/npm/typed.js@2.0.12', /^typed\.js@2\.[\d.]+\/dist\/typed\.umd\.js$/, false],
+    ['https://cdn.jsdelivr.net/npm/typed.js@2.0.12', /^typed\.js@2\.0\.12\/lib\/typed\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/typed.js@2.1.0/dist/typed.umd.js', /^typed\.js@2\.1\.\d+\/dist\/typed\.umd\.js$/, true],
     ['https://cdn.jsdelivr.net/npm/swiper@11/swiper-bundle.min.js', /^swiper@11\.[\d.]+\/swiper-bundle\.min\.js$/, true],
+    // Bootstrap's companions: Popper 1 for Bootstrap 4, Popper 2 for 5; Font Awesome 4.7 and 5 URLs
+    ['https://cdn.jsdelivr.net/npm/popper.js@1.16.1/dist/umd/popper.min.js', /^popper\.js@1\.16\.\d+\/dist\/umd\/popper\.min\.js$/, true],
+    ['https://cdnjs.cloudflare.com/ajax/libs/popper.js/1.16.1/umd/popper.min.js', /^popper\.js@1\.16\.\d+\/dist\/umd\/popper\.min\.js$/, true],
+    ['https://cdn.jsdelivr.net/npm/@popperjs/core@2.11.8/dist/umd/popper.min.js', /^@popperjs\/core@2\.[\d.]+\/dist\/umd\/popper\.min\.js$/, true],
+    ['https://cdnjs.cloudflare.com/ajax/libs/font-awesome/4.7.0/css/font-awesome.min.css', /^@fortawesome\/fontawesome-free@4\.7\.0\/css\/font-awesome\.min\.css$/, true],
+    ['https://stackpath.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css', /^font-awesome@4\.7\.0\/css\/font-awesome\.min\.css$/, true],
+    ['https://use.fontawesome.com/releases/v5.15.4/css/all.css', /^@fortawesome\/fontawesome-free@6\.[\d.]+\/css\/all\.css$/, false],
+    ['https://cdn.jsdelivr.net/npm/typed.js@2.0.12/lib/typed.min.js', /^typed\.js@2\.0\.12\/lib\/typed\.min\.js$/, true],
     ['https://cdnjs.cloudflare.com/ajax/libs/particles.js/2.0.0/particles.min.js', /^particles\.js@2\.0\.0\/particles\.js$/, true],
     ['https://cdn.jsdelivr.net/npm/bootstrap-icons@1.11.3/font/fonts/bootstrap-icons.woff2', /^bootstrap-icons@1\.[\d.]+\/font\/fonts\/bootstrap-icons\.woff2$/, false],
     ['https://cdnjs.cloudflare.com/ajax/libs/three.js/r128/three.min.js', /^three@0\.149\.\d+\/build\/three\.min\.js$/, false],
@@ -84,5 +94,19 @@ describe('offline CDN', () => {
     expect(resolveVendored('http://127.0.0.1:1/lib/react-dom.production.min.js')!.rewrite.servedFrom).toMatch(/^react-dom@18/);
     expect(resolveVendored('http://127.0.0.1:1/lib/tailwind.min.js')!.rewrite.servedFrom).toMatch(/^tailwindcss-cdn@3\.4\.\d+\/tailwindcss\.js$/);
     expect(resolveVendored('http://127.0.0.1:1/app.js')).toBeNull();
+  });
+
+  it('drops the integrity hash only from the tags whose library the offline CDN serves, and says which', () => {
+    const html = `<head><link href="https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/css/bootstrap.min.css" rel="stylesheet" integrity="sha384-T3c6CoIi6uLrA9TneNEoa7RxnatzjcDSCmG1MXxSR1GAsXEV/Dwwykc2MPK8M2HN" crossorigin="anonymous">
+<script src='//cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/js/bootstrap.bundle.min.js' integrity='sha384-C6RzsynM9kWDrMNeT87bh95OGNyZPhcTNXj1NW7RuBCsyN/o0jlpcV8Qyq46cDfL' crossorigin=anonymous></script>
+<script src="https://cdn.example.org/own-lib.js" integrity="sha384-abc"></script><script src="app.js" integrity="sha384-local"></script></head>`;
+    const r = dropCdnIntegrity(html, (u) => resolveCdn(u) !== null);
+    expect(r.urls).toEqual(['https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/css/bootstrap.min.css', 'https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/js/bootstrap.bundle.min.js']);
+    expect(r.html.match(/integrity=/g)).toHaveLength(2);
+    expect(r.html).toContain('integrity="sha384-abc"');
+    expect(r.html).toContain('integrity="sha384-local"');
+    expect(r.html).toContain('crossorigin="anonymous">');
+    // a page without any hash is returned as is
+    expect(dropCdnIntegrity('<p>hi</p>', () => true)).toEqual({ html: '<p>hi</p>', urls: [] });
   });
 });

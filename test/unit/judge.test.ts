@@ -69,6 +69,20 @@ describe('offline judge: static scores', () => {
     expect(j.rubric.find((r) => r.id === '5')!.reason).toMatch(/offline environment/);
   });
 
+  it('an error thrown inside a CDN library while another library could not be loaded offline (Bootstrap 4 without Popper) is the environment\'s; thrown in the app\'s own code it is the app\'s', () => {
+    const popper = [{ url: 'https://cdn.jsdelivr.net/npm/popper.js@1.16.1/dist/umd/popper.min.js', resourceType: 'script', blocked: true, atMs: 1 }];
+    const inLib = { text: "TypeError: Bootstrap's dropdowns require Popper (https://popper.js.org)", origin: 'app' as const, atMs: 5, location: 'at t.toggle (https://stackpath.bootstrapcdn.com/bootstrap/4.5.2/js/bootstrap.min.js:6:12345)' };
+    const sort = click('Sort by: Featured', true, { pageErrors: [inLib] });
+    const shop = (steps: ReturnType<typeof click>[]) => {
+      const ev = evidence({ failedRequests: popper }, steps);
+      ev.task.query.prompt = 'A shop page with products I can sort by price';
+      return judgeOffline(ev);
+    };
+    expect(shop([sort]).defects.filter((d) => /Error when using/.test(d.title))).toEqual([]);
+    const own = { ...inLib, text: 'TypeError: Cannot read properties of null (reading "sort")', location: 'at sortProducts (http://127.0.0.1:1/shop.html:88:9)' };
+    expect(shop([click('Sort by: Featured', true, { pageErrors: [own] })]).defects.map((d) => d.title)).toContain('Error when using button "Sort by: Featured"');
+  });
+
   it('a library version mismatch the offline CDN caused (another version served) is not blamed on the app; the same error with the asked-for version is', () => {
     const err = { text: "TypeError: Chart.register is not a function", origin: 'app' as const, atMs: 2 };
     const cdn = (exact: boolean) => ({ rewrites: [{ url: 'https://cdn.jsdelivr.net/npm/chart.js@3.9.1/dist/chart.min.js', servedFrom: exact ? 'chart.js@3.9.1/dist/chart.min.js' : 'chart.js@4.6.1/dist/chart.umd.js', exact }], unresolved: [] });

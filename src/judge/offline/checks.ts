@@ -80,11 +80,16 @@ export function facts(ev: Evidence): Facts {
  * Whose fault an error is: `environment` when the harness caused it (blocked network, favicon) or when it
  * is a "X is not defined" after Cookie blocked a script the page loads from outside localhost (PITFALLS.md:
  * an offline CDN library failing is not the model's fault) — or the kind of error a library version
- * mismatch raises after the offline CDN served another version than the page asked for.
+ * mismatch raises after the offline CDN served another version than the page asked for, or an error thrown
+ * inside a CDN library while a library script could not be loaded offline.
  */
 export function isEnvironmentError(e: ConsoleEntry, f: Facts): boolean {
   if (e.origin === 'environment') return true;
   if (f.blockedScripts && /ReferenceError: .* is not defined|is not a constructor|Cannot read properties of undefined/.test(e.text)) return true;
+  // thrown inside a CDN library while another library it needs could not be loaded offline (Bootstrap 4's
+  // dropdown without Popper): the missing dependency's doing
+  const thrownAt = e.location?.match(/https?:\/\/[^\s)]+/)?.[0];
+  if (f.cdnScriptsMissing.length && thrownAt && isCdnUrl(thrownAt)) return true;
   if (f.cdnScriptsSubstituted.length && /ReferenceError: .* is not defined|is not a constructor|is not a function|Cannot read properties of (undefined|null)|Cannot use import statement|Unexpected token 'export'/.test(e.text)) return true;
   return false;
 }
