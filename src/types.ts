@@ -309,6 +309,12 @@ export interface ViewportCheck {
   layoutNotMeasured?: string;
   /** Colour and composition of the screenshot. */
   colour?: { saturatedShare: number; hueFamilies: number; centroidX: number; centroidY: number; contentWidthShare: number };
+  /**
+   * Overflow seen right after the window was resized to this width (px), when a fresh load at this width showed
+   * less (`overflowPx`, the screenshot and the other measures are then the fresh load's: what a phone shows).
+   * Charts and grids that keep their desktop width after a resize, which a reader of the page at this width never sees.
+   */
+  overflowAfterResizePx?: number;
 }
 
 /**
@@ -363,6 +369,8 @@ export interface DialogEvent {
 export interface DocumentLoad {
   atMs: number;
   step?: number;
+  /** A load Cookie caused itself (static perception's fresh load at a viewport), not the page. */
+  byCookie?: boolean;
 }
 
 /** A navigation of the main frame or a popup window. */

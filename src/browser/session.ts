@@ -36,6 +36,8 @@ export class EventLog {
   readonly navigations: NavigationEvent[] = [];
   /** Each time the main document finished loading (the first load, Cookie's returns to the app, and the page's own reloads). */
   readonly loads: DocumentLoad[] = [];
+  /** Loads Cookie itself is about to cause (a fresh load at a viewport): the next ones are stamped `byCookie`. */
+  ownLoadsPending = 0;
   /** Requests answered by the offline CDN. */
   readonly cdnRewrites: CdnRewrite[] = [];
   /** Entries not kept because a list was full (console floods), by kind. */
@@ -284,7 +286,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
   });
 
   page.on('load', () => {
-    if (log.loads.length < MAX_ENTRIES) log.loads.push({ atMs: log.now(), step: log.step });
+    const byCookie = log.ownLoadsPending > 0;
+    if (byCookie) log.ownLoadsPending--;
+    if (log.loads.length < MAX_ENTRIES) log.loads.push({ atMs: log.now(), step: log.step, ...(byCookie ? { byCookie: true } : {}) });
     else log.dropped.loads = (log.dropped.loads ?? 0) + 1;
   });
 

@@ -271,8 +271,27 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.viewport-default');
   // (checkViewport asks the next document itself when the page replaced its own under the layout measurement)
+  // a fresh load at a width where the page overflowed right after a resize (see checkViewport); the page is loaded
+  // afresh at the default width again before the interaction starts
+  let reloaded = false;
+  const reload = async (): Promise<void> => {
+    session.log.ownLoadsPending++;
+    reloaded = true;
+    await page.reload({ waitUntil: 'load', timeout: opts.timeouts.navigation });
+    await waitForFrames(page, RESIZE_LIMIT_MS);
+    await waitForStill(page, ENTRANCE_LIMIT_MS);
+  };
+  const freshAt = async (vp: { width: number; height: number }, file: string): Promise<{ layout: Layout; shot: Buffer } | null> => {
+    if (!fits(`fresh load at ${vp.width}`, 2 * MIN_CAPTURE_MS)) return null;
+    const r = await attempt(async () => {
+      await reload();
+      const layout = await evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000);
+      return { layout, shot: await shoot(page, file, opts.evidenceDir) };
+    }, opts.timeouts.navigation + 20_000, `fresh load at ${vp.width}`, null);
+    return r.ok ? r.value : null;
+  };
   const viewport = async (vp: { width: number; height: number }): Promise<boolean> => {
-    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null), 30_000, `viewport ${vp.width}`, null);
+    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null);
     if (check.value) result.viewports.push(check.value);
     else {
       problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
@@ -325,13 +344,22 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   }
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await waitForFrames(page, 300);
+  if (reloaded) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
 
   end();
   if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage, result.inventory.htmlLang);
   return finish();
 }
 
-async function checkViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: Buffer | null): Promise<ViewportCheck> {
+/** The layout the probe measures at a viewport (`window.__cookieProbe.overflow()`). */
+type Layout = { overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number };
+
+/**
+ * Check one viewport: screenshot (or `reuse`, taken at this width), layout (overflow, clipped text), blank test.
+ * @param fresh load the page afresh at a width and measure it again (null when it could not): asked when the
+ *   page overflows right after a resize
+ */
+async function checkViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: Buffer | null, fresh?: (vp: { width: number; height: number }, file: string) => Promise<{ layout: Layout; shot: Buffer } | null>): Promise<ViewportCheck> {
   const file = `screenshots/viewport-${vp.width}.png`;
   let shot: Buffer;
   if (reuse && page.viewportSize()?.width === vp.width) {
@@ -343,12 +371,22 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     await waitForStill(page, RESIZE_LIMIT_MS);
     shot = await shoot(page, file, dir);
   }
-  type Layout = { overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number };
   const layout = await askNextDocument(page, () => attempt(() => evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000), 9000, 'layout', null));
   // a page that replaced its document under every call (a reload loop on a loaded machine): the screenshot is
   // kept and judged by its pixels, the layout is recorded as not measured (never as "no overflow")
   if (!layout.ok && !CONTEXT_DESTROYED.test(layout.error ?? '')) throw new Error(layout.error);
-  const ov: Layout | null = layout.value;
+  let ov: Layout | null = layout.value;
+  // overflow right after a resize: is it the page at this width, or the desktop layout that did not follow the
+  // resize? A reader on a phone loads the page at this width: ask a fresh load at it (once; bounded)
+  let overflowAfterResizePx: number | undefined;
+  if (ov && ov.overflowPx > 8 && !reuse && fresh) {
+    const again = await fresh(vp, file);
+    if (again && again.layout.overflowPx < ov.overflowPx) {
+      overflowAfterResizePx = ov.overflowPx;
+      ov = again.layout;
+      shot = again.shot;
+    }
+  }
   const layoutNotMeasured = ov ? undefined : `the page replaced its document under every layout measurement (${layout.error})`;
   const hasContent = ov ? ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0 : true;
   const img = decodePng(shot);
@@ -362,6 +400,7 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
     contentShare: contentShare(img),
     ...(ov ? { clippedText: ov.clippedText } : { layoutNotMeasured }),
     colour: colourStats(img),
+    ...(overflowAfterResizePx !== undefined ? { overflowAfterResizePx } : {}),
   };
 }
 

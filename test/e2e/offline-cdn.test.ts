@@ -76,4 +76,34 @@ ReactDOM.createRoot(document.getElementById('root')).render(e(App));
     // the modal is Bootstrap's (hidden until asked for), not an unstyled block on the page
     expect(ev.static.inventory.textSample).not.toMatch(/Stalls are along the river/);
   });
+
+  it('a Chart.js dashboard whose charts keep their desktop width after a resize, and fit when loaded at 375 px, is a minor resize note, not a page too wide for a phone', async () => {
+    const dir = tmpDir('cookie-cdn-resize-');
+    writeFiles(dir, {
+      'sales.html': `<!doctype html><html lang="zh"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>销售看板</title>
+<script src="https://cdn.jsdelivr.net/npm/chart.js"></script>
+<style>body{margin:0;font-family:system-ui;background:#0f172a;color:#e2e8f0}main{padding:20px}.grid2{display:grid;grid-template-columns:2fr 1fr;gap:16px}
+@media (max-width:900px){.grid2{grid-template-columns:1fr}}.panel{background:#1e293b;border-radius:14px;padding:16px}</style></head>
+<body><main><h1>二〇二六年销售看板</h1><p>按月与按渠道的销售额一览。</p><div class="grid2"><div class="panel"><canvas id="trend" height="140"></canvas></div><div class="panel"><canvas id="channel"></canvas></div></div></main>
+<script>
+new Chart(document.getElementById('trend'), { type: 'line', data: { labels: ['一月', '二月', '三月', '四月', '五月', '六月'], datasets: [{ label: '销售额', data: [120, 150, 138, 190, 210, 240], borderColor: '#38bdf8' }] }, options: { animation: false } });
+new Chart(document.getElementById('channel'), { type: 'doughnut', data: { labels: ['线上', '门店', '批发'], datasets: [{ data: [55, 30, 15], backgroundColor: ['#38bdf8', '#a78bfa', '#f472b6'] }] }, options: { animation: false } });
+</script></body></html>`,
+      's.cookie.yaml': `query:\n  id: q\n  prompt: 做一个销售数据看板，包含月度趋势和渠道占比图表。\n  language: zh\n  kind: static\ncandidates:\n  - { name: c, mode: html, path: sales.html }\n`,
+      'cookie.config.ts': 'export default { agent: { steps: 2 }, recording: { video: false, audio: false } };\n',
+    });
+    const r = await runCli(['test', '.'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const e = readResults(path.join(dir, 'cookie-results')).evaluations[0]!;
+    const ev = JSON.parse(fs.readFileSync(path.join(dir, 'cookie-results', e.evidenceDir, 'evidence.json'), 'utf8'));
+    const phone = ev.static.viewports.find((v: { width: number }) => v.width === 375);
+    // right after the resize the charts kept the desktop grid wide; loaded at 375 px the page fits
+    expect(phone.overflowAfterResizePx).toBeGreaterThan(8);
+    expect(phone.overflowPx).toBeLessThanOrEqual(8);
+    expect(e.defects.filter((d) => d.code === 'horizontal-overflow')).toEqual([]);
+    expect(e.defects.filter((d) => d.code === 'overflow-after-resize').map((d) => d.severity)).toContain('minor');
+    // Cookie's own fresh loads are not the page reloading itself
+    expect(ev.documentLoads.filter((l: { byCookie?: boolean }) => l.byCookie).length).toBeGreaterThanOrEqual(2);
+    expect(e.defects.map((d) => d.code)).not.toContain('reload-loop');
+  });
 });

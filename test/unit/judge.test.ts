@@ -58,6 +58,16 @@ describe('offline judge: static scores', () => {
     expect(d).toMatchObject({ severity: 'critical', dimension: 'aesthetics', deduction: 2 });
   });
 
+  it('overflow seen only right after a resize (a fresh load at 375 px fits) is a minor resize note, not a page too wide for a phone', () => {
+    const st = perception();
+    st.viewports[0]!.overflowPx = 0;
+    st.viewports[0]!.overflowAfterResizePx = 434;
+    const j = judgeOffline(evidence({ static: st }));
+    expect(j.defects.filter((x) => x.rubricItem === '6').map((x) => `${x.severity}:${x.code}`)).toEqual(['minor:overflow-after-resize']);
+    st.viewports[0]!.overflowPx = 434;
+    expect(judgeOffline(evidence({ static: st })).defects.find((x) => x.rubricItem === '6')).toMatchObject({ severity: 'critical', code: 'horizontal-overflow' });
+  });
+
   it('harness-caused errors (blocked CDN script, then "X is not defined") are not blamed on the app', () => {
     const j = judgeOffline(
       evidence({
@@ -142,6 +152,12 @@ describe('offline judge: dynamic adjustment rules', () => {
     const j = judgeOffline(ev);
     expect(j.defects).toEqual([expect.objectContaining({ title: 'Page reloads itself in a loop', severity: 'critical', deduction: 4 })]);
     expect(j.final8.functionality).toBe(4);
+  });
+
+  it('Cookie\'s own fresh loads (a viewport loaded afresh during perception) are not the page reloading itself', () => {
+    const ev = evidence({}, [click('Add', true)]);
+    ev.documentLoads = [{ atMs: 100 }, { atMs: 3000, byCookie: true }, { atMs: 4000, byCookie: true }, { atMs: 5200, byCookie: true }];
+    expect(judgeOffline(ev).defects).toEqual([]);
   });
 
   it('untested controls are not broken', () => {

@@ -142,7 +142,7 @@ export function codeRenders(f: Facts): CheckResult {
     };
   }
   // the page reloads itself over and over while nobody touches it (Cookie loads it once during perception)
-  const selfReloads = (f.ev.documentLoads ?? []).filter((l) => l.step === undefined).length - 1;
+  const selfReloads = (f.ev.documentLoads ?? []).filter((l) => l.step === undefined && !l.byCookie).length - 1;
   if (selfReloads >= 3) {
     return {
       verdict: verdict('1', 'fail', method, `the page reloaded itself ${selfReloads} times during static perception`),
@@ -291,6 +291,21 @@ export function responsive(f: Facts): CheckResult {
         detail: `The page is ${v.overflowPx} px wider than a ${v.width}-px screen${v.overflowingElements[0] ? `; ${v.overflowingElements[0].selector} ends at ${v.overflowingElements[0].right} px` : ''}.`,
         rubricItem: '6',
         points: big ? 2 : small ? 0.5 : 1,
+        cap: 'responsive',
+        phase: 'static',
+        evidence: { screenshot: v.screenshot, viewport: v.width },
+      });
+    } else if (!v.layoutNotMeasured && (v.overflowAfterResizePx ?? 0) > 8) {
+      // loaded at this width the page fits; only a window narrowed from the desktop layout keeps it wide
+      // (charts and grid tracks sized once): a reader resizing a desktop window sees it, a phone never does
+      defects.push({
+        code: 'overflow-after-resize',
+        severity: 'minor',
+        dimension: 'aesthetics',
+        title: `Layout does not follow a resize to ${v.width} px`,
+        detail: `Narrowed from ${f.vpDefault?.width ?? 'the desktop'} px to ${v.width} px the page stays ${v.overflowAfterResizePx} px too wide; loaded at ${v.width} px it fits (${v.overflowPx} px).`,
+        rubricItem: '6',
+        points: 0.5,
         cap: 'responsive',
         phase: 'static',
         evidence: { screenshot: v.screenshot, viewport: v.width },
