@@ -538,6 +538,23 @@
     const bare = /^(?:NaN|undefined|null)$/.test(own.replace(/[\s"'`“”‘’]/g, ''));
     return bare && !!el.closest('button, a, label, option, summary, [role="button"], [role="radio"], [role="option"], [role="tab"]');
   }
+  // where an element's own text is painted (the union of its text nodes' boxes), not its whole box: a heading
+  // spanning a card beside a floated ♥ button, or a piano key's letter under a black key's box, touch nothing
+  function ownTextRect(el) {
+    let u = null;
+    try {
+      for (const c of el.childNodes) {
+        if (c.nodeType !== 3 || !c.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        for (const q of range.getClientRects()) {
+          if (q.width <= 0 || q.height <= 0) continue;
+          u = u ? { left: Math.min(u.left, q.left), top: Math.min(u.top, q.top), right: Math.max(u.right, q.right), bottom: Math.max(u.bottom, q.bottom) } : { left: q.left, top: q.top, right: q.right, bottom: q.bottom };
+        }
+      }
+    } catch (e) { return null; }
+    return u ? { left: u.left, top: u.top, right: u.right, bottom: u.bottom, width: u.right - u.left, height: u.bottom - u.top } : null;
+  }
   function textProblems() {
     const out = [];
     const leaves = [];
@@ -549,8 +566,7 @@
       if (!own) continue;
       const cs = gcs(el);
       if (!visible(el, cs)) continue;
-      const r = rectOf(el);
-      leaves.push({ el, r, own });
+      leaves.push({ el, r: ownTextRect(el) || rectOf(el), own });
       if (GARBLED.test(own) && !mentionsToken(el, own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
       const clipsX = /(hidden|clip)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 2 && cs.textOverflow !== 'ellipsis';
       const clipsY = /(hidden|clip)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 4 && !cs.webkitLineClamp;

@@ -45,6 +45,19 @@ beforeAll(async () => {
 <div class="answers"><button>"number"</button><button>NaN</button><button>undefined</button><label><input type="radio" name="a"> null</label></div>
 <section id="cart"><p>Total: <span id="total">$NaN</span></p><p id="who">Hello, undefined!</p></section></main></body></html>`,
   );
+  // a recipe card (a heading spanning the card beside a floated ♥ button), a piano (black keys over the white
+  // keys' boxes, not their letters) and two captions really printed over each other
+  fs.writeFileSync(
+    path.join(dir, 'boxes.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Boxes</title><style>body{margin:0;font-family:system-ui}
+.card{width:300px;margin:20px;padding:12px;border:1px solid #ddd;border-radius:12px}.card h3{margin:0}.fav{float:right;border:0;background:none;font-size:20px}
+.piano{position:relative;height:160px;margin:20px}.w{position:absolute;top:0;width:48px;height:160px;border:1px solid #333;display:flex;align-items:flex-end;justify-content:center;background:#fff}
+.b{position:absolute;top:0;width:30px;height:95px;background:#111;color:#eee;display:flex;align-items:flex-end;justify-content:center;font-size:12px}
+.stack{position:relative;height:40px;margin:20px}.stack span{position:absolute;left:0;top:0;font-size:18px}</style></head><body>
+<div class="card"><button class="fav">♥</button><h3>Fluffy Pancakes with maple syrup and berries</h3><p>20 min</p></div>
+<div class="piano"><div class="w" style="left:0">A</div><div class="w" style="left:48px">S</div><div class="b" style="left:33px">W</div></div>
+<div class="stack"><span>Total due today</span><span>Free shipping</span></div></body></html>`,
+  );
   // a dashboard with a Chart.js chart (its canvas listens for the pointer, for tooltips) beside a drawing canvas
   fs.copyFileSync(path.join(ROOT, 'node_modules', 'cdn-chartjs', 'dist', 'chart.umd.js'), path.join(dir, 'chart.umd.js'));
   fs.writeFileSync(
@@ -84,6 +97,10 @@ describe('probe: visibility and layout', () => {
   it('JavaScript values named in code or as a whole answer label are not garbled data; a broken value shown as data is', async () => {
     const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);
     expect(garbled).toEqual(['$NaN', 'Hello, undefined!']);
+  });
+  it('overlapping text is text painted over text: a heading box beside a floated button and a black key over a white key\'s box are not; two captions on one spot are', async () => {
+    const overlaps = (await problems('boxes.html')).filter((p) => p.kind === 'overlap').map((p) => p.text);
+    expect(overlaps).toEqual(['Total due today / Free shipping']);
   });
   it('a canvas Chart.js draws into is marked as a chart; a drawing canvas with pointer listeners is not', async () => {
     const inv = await inPage<{ interactive: { tag: string; chart?: string; handlers?: string[]; box: { y: number } }[] }>('charts.html', 'window.__cookieProbe.inventory()', 1280);
