@@ -859,7 +859,20 @@
   function isActive(ref) {
     const el = state.refs[ref];
     if (!el) return false;
-    return el.matches('.active,.on,.selected,.is-active,.current,.is-selected,[aria-pressed=true],[aria-selected=true],[aria-current]:not([aria-current=false]),[aria-checked=true]');
+    if (el.matches('.active,.on,.selected,.is-active,.current,.is-selected,[aria-pressed=true],[aria-selected=true],[aria-current]:not([aria-current=false]),[aria-checked=true]')) return true;
+    return standsOut(el);
+  }
+  // a segmented control styled by utility classes (Tailwind's bg-indigo-600 on the current filter): the one
+  // button of its row that looks different from all its siblings, which look alike, is the selected one
+  function standsOut(el) {
+    const parent = el.parentElement;
+    if (!parent) return false;
+    const kin = [...parent.children].filter((c) => c.tagName === el.tagName);
+    if (kin.length < 3 || kin.length > 12) return false;
+    const key = (c) => { const cs = gcs(c); return [cs.backgroundColor, cs.color, cs.fontWeight, cs.borderTopColor].join('|'); };
+    const mine = key(el);
+    const others = kin.filter((c) => c !== el).map(key);
+    return others.every((k) => k === others[0]) && others[0] !== mine;
   }
   /** Put text into a field the way a paste or autofill does: a paste event, then an insert without key events. */
   function pasteInto(ref, t) {

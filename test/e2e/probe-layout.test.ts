@@ -58,6 +58,14 @@ beforeAll(async () => {
 <div class="piano"><div class="w" style="left:0">A</div><div class="w" style="left:48px">S</div><div class="b" style="left:33px">W</div></div>
 <div class="stack"><span>Total due today</span><span>Free shipping</span></div></body></html>`,
   );
+  // filter tabs styled by utility classes only: the current one stands out from its look-alike siblings
+  fs.writeFileSync(
+    path.join(dir, 'tabs.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tasks</title><style>button{padding:6px 12px;border:0;border-radius:8px;margin:2px}
+.bg-indigo{background:#4f46e5;color:#fff}.bg-slate{background:#1e293b;color:#cbd5e1}</style></head><body>
+<div id="filters"><button class="bg-indigo">All</button><button class="bg-slate">Active</button><button class="bg-slate">Done</button></div>
+<div id="plain"><button class="bg-slate">Add</button><button class="bg-slate">Clear</button><button class="bg-slate">Sort</button></div></body></html>`,
+  );
   // a dashboard with a Chart.js chart (its canvas listens for the pointer, for tooltips) beside a drawing canvas
   fs.copyFileSync(path.join(ROOT, 'node_modules', 'cdn-chartjs', 'dist', 'chart.umd.js'), path.join(dir, 'chart.umd.js'));
   fs.writeFileSync(
@@ -101,6 +109,10 @@ describe('probe: visibility and layout', () => {
   it('overlapping text is text painted over text: a heading box beside a floated button and a black key over a white key\'s box are not; two captions on one spot are', async () => {
     const overlaps = (await problems('boxes.html')).filter((p) => p.kind === 'overlap').map((p) => p.text);
     expect(overlaps).toEqual(['Total due today / Free shipping']);
+  });
+  it('the current tab of a row styled only by utility classes reads as active; a row of look-alike buttons has none', async () => {
+    const active = await inPage<Record<string, boolean>>('tabs.html', `(() => { const inv = window.__cookieProbe.inventory(); const out = {}; for (const e of inv.interactive) out[e.name] = window.__cookieProbe.isActive(e.ref); return out; })()`, 1280);
+    expect(active).toEqual({ All: true, Active: false, Done: false, Add: false, Clear: false, Sort: false });
   });
   it('a canvas Chart.js draws into is marked as a chart; a drawing canvas with pointer listeners is not', async () => {
     const inv = await inPage<{ interactive: { tag: string; chart?: string; handlers?: string[]; box: { y: number } }[] }>('charts.html', 'window.__cookieProbe.inventory()', 1280);
