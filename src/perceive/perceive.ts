@@ -282,7 +282,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     await waitForStill(page, ENTRANCE_LIMIT_MS);
   };
   const freshAt = async (vp: { width: number; height: number }, file: string): Promise<{ layout: Layout; shot: Buffer } | null> => {
-    if (!fits(`fresh load at ${vp.width}`, 2 * MIN_CAPTURE_MS)) return null;
+    if (!fits(`fresh load at ${vp.width}`, opts.timeouts.navigation + MIN_CAPTURE_MS)) return null;
     const r = await attempt(async () => {
       await reload();
       const layout = await evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000);
@@ -344,7 +344,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   }
   await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
   await waitForFrames(page, 300);
-  if (reloaded) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
+  if (reloaded && fits('fresh load at the default viewport', opts.timeouts.navigation + MIN_CAPTURE_MS)) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
 
   end();
   if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage, result.inventory.htmlLang);
@@ -381,8 +381,9 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
   let overflowAfterResizePx: number | undefined;
   if (ov && ov.overflowPx > 8 && !reuse && fresh) {
     const again = await fresh(vp, file);
-    if (again && again.layout.overflowPx < ov.overflowPx) {
-      overflowAfterResizePx = ov.overflowPx;
+    // the fresh load's measures and screenshot (the file on disk) stand; the resize's overflow is kept when larger
+    if (again) {
+      if (again.layout.overflowPx < ov.overflowPx) overflowAfterResizePx = ov.overflowPx;
       ov = again.layout;
       shot = again.shot;
     }
