@@ -553,7 +553,13 @@
         }
       }
     } catch (e) { return null; }
-    return u ? { left: u.left, top: u.top, right: u.right, bottom: u.bottom, width: u.right - u.left, height: u.bottom - u.top } : null;
+    if (!u) return null;
+    // within the element's own box: a glyph box of a big, tightly led heading reaches above its line box, into
+    // the line above, where nothing is painted over anything
+    const b = rectOf(el);
+    const left = Math.max(u.left, b.left), right = Math.min(u.right, b.right), top = Math.max(u.top, b.top), bottom = Math.min(u.bottom, b.bottom);
+    if (right <= left || bottom <= top) return null;
+    return { left, top, right, bottom, width: right - left, height: bottom - top };
   }
   function textProblems() {
     const out = [];

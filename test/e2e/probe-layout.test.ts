@@ -56,7 +56,8 @@ beforeAll(async () => {
 .stack{position:relative;height:40px;margin:20px}.stack span{position:absolute;left:0;top:0;font-size:18px}</style></head><body>
 <div class="card"><button class="fav">♥</button><h3>Fluffy Pancakes with maple syrup and berries</h3><p>20 min</p></div>
 <div class="piano"><div class="w" style="left:0">A</div><div class="w" style="left:48px">S</div><div class="b" style="left:33px">W</div></div>
-<div class="stack"><span>Total due today</span><span>Free shipping</span></div></body></html>`,
+<div class="stack"><span>Total due today</span><span>Free shipping</span></div>
+<section style="margin:20px"><p style="margin:0;font:12px monospace;letter-spacing:2px">MONOCHROME • GRID-NATIVE • NO FLUFF</p><h1 style="margin:4px 0 0;font-size:84px;line-height:0.9;letter-spacing:-3px">SHIP AN API THAT FEELS LIKE A TERMINAL.</h1></section></body></html>`,
   );
   // filter tabs styled by utility classes only: the current one stands out from its look-alike siblings
   fs.writeFileSync(
@@ -106,7 +107,7 @@ describe('probe: visibility and layout', () => {
     const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);
     expect(garbled).toEqual(['$NaN', 'Hello, undefined!']);
   });
-  it('overlapping text is text painted over text: a heading box beside a floated button and a black key over a white key\'s box are not; two captions on one spot are', async () => {
+  it('overlapping text is text painted over text: a heading box beside a floated button, a black key over a white key\'s box and a tightly led headline under a kicker are not; two captions on one spot are', async () => {
     const overlaps = (await problems('boxes.html')).filter((p) => p.kind === 'overlap').map((p) => p.text);
     expect(overlaps).toEqual(['Total due today / Free shipping']);
   });
