@@ -15,6 +15,7 @@ import { CHROMIUM_ARGS } from '../src/browser/launch.js';
 import { resolveCdn } from '../src/deploy/cdn.js';
 import { startStaticServer } from '../src/deploy/static-server.js';
 import type { EvaluationResult, RunResults } from '../src/types.js';
+import { defaultChromium } from '../src/util/chromium.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, def: string) => {
@@ -22,7 +23,7 @@ const arg = (name: string, def: string) => {
   return i > 0 ? process.argv[i + 1]! : def;
 };
 const steps = Number(arg('steps', '6'));
-const CHROMIUM = process.env.COOKIE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = defaultChromium();
 
 interface PageCase {
   name: string;

@@ -11,9 +11,10 @@ import { BrowserPool, launchBrowser } from '../src/browser/launch.js';
 import { openAppSession } from '../src/browser/session.js';
 import { startStaticServer } from '../src/deploy/static-server.js';
 import { timebox } from '../src/util/timebox.js';
+import { defaultChromium } from '../src/util/chromium.js';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 3);
-const chromium = process.env.COOKIE_CHROMIUM ?? '/usr/bin/chromium';
+const chromium = defaultChromium();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cookie-isolation-'));
 fs.writeFileSync(path.join(dir, 'control.html'), '<!doctype html><title>control</title><h1>Compteur</h1><button onclick="this.textContent++">0</button>');
 fs.writeFileSync(path.join(dir, 'flood.html'), '<!doctype html><title>flood</title><script>for (let i = 0; i < 100000; i++) history.pushState({ i }, "", "?p=" + i); while (true) {}</script>');

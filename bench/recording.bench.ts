@@ -9,6 +9,7 @@ import { startStaticServer } from '../src/deploy/static-server.js';
 import { OfflineExplorer } from '../src/interact/agents/explorer.js';
 import { interact } from '../src/interact/loop.js';
 import { VideoRecorder } from '../src/interact/record/video.js';
+import { defaultChromium } from '../src/util/chromium.js';
 
 const HZ = 100;
 /** CPU seconds used so far by every process (utime + stime from /proc), by command name. */
@@ -61,7 +62,7 @@ fs.writeFileSync(
   </body></html>`,
 );
 const server = await startStaticServer(dir);
-const browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+const browser = await launchBrowser(defaultChromium());
 const viewport = { width: 1280, height: 800 };
 const SECONDS = 10;
 

@@ -760,6 +760,12 @@ export interface SourceEvidence {
 export interface EnvironmentInfo {
   cookieVersion: string;
   browserVersion: string;
+  /**
+   * Which Chromium build measured: the local binary's path (e.g. /usr/bin/chromium-headless-shell or
+   * /usr/bin/chromium: same engine, different shells), or `remote (Playwright server)` / `remote (CDP)`.
+   * Absent in results written before it was recorded.
+   */
+  browserExecutable?: string;
   webglRenderer: string | null;
   platform: string;
   node: string;

@@ -54,14 +54,14 @@ export function fenceArgs(resolvable: string[] = []): string[] {
 /**
  * Launch headless Debian Chromium through Playwright with `executablePath` (never a downloaded browser)
  * and an environment stripped of the host's secrets.
- * @param executablePath path of the Chromium binary (default /usr/bin/chromium)
+ * @param executablePath path of the Chromium binary (config default: src/util/chromium.ts `defaultChromium`)
  * @param extraArgs additional flags from config
  * @param resolvable host-name patterns it may resolve besides localhost ({@link fenceArgs})
  * @throws BrowserError naming the missing binary and the fix
  */
 export async function launchBrowser(executablePath: string, extraArgs: string[] = [], resolvable: string[] = []): Promise<Browser> {
   if (!fs.existsSync(executablePath)) {
-    throw new BrowserError(`Chromium not found at ${executablePath}. Fix: apt-get install -y chromium, or set browser.executablePath / COOKIE_CHROMIUM`);
+    throw new BrowserError(`Chromium not found at ${executablePath}. Fix: apt-get install -y chromium-headless-shell (or chromium), or set browser.executablePath / COOKIE_CHROMIUM`);
   }
   try {
     return await timebox(

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { FLAG_LIMITS } from './limits.js';
+import { defaultChromium } from '../util/chromium.js';
 import { DEFAULT_HOST, hostProblem, isLoopbackHost, publicUrlProblem } from '../util/public-url.js';
 
 /**
@@ -255,7 +256,8 @@ export const userConfigSchema = z
     reporters: z.array(reporterEntry).default(['console']),
     browser: z
       .object({
-        executablePath: z.string().default(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium'),
+        /** Default: COOKIE_CHROMIUM, else Debian's chromium-headless-shell, else /usr/bin/chromium (src/util/chromium.ts). */
+        executablePath: z.string().default(() => defaultChromium()),
         args: z.array(z.string()).default([]),
         /** A remote Playwright server (`npx playwright run-server`), e.g. ws://grid:3000/ — Playwright `connect`. */
         wsEndpoint: z.string().url().optional(),

@@ -125,7 +125,8 @@ function determinismOf(config: ResolvedConfig, fonts: { fontsHash: string | null
 async function describeEnvironment(browser: Browser, config: ResolvedConfig, remote: boolean, fonts: ReturnType<typeof fontsFingerprint>): Promise<EnvironmentInfo> {
   // a local browser's WebGL renderer is remembered between runs; a remote one (another machine) is asked each time
   const webgl = remote ? await webglRenderer(browser) : await webglRendererCached(browser, [config.browser.executablePath, ...config.browser.args]);
-  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config, await fonts) };
+  const browserExecutable = !remote ? config.browser.executablePath : config.browser.wsEndpoint ? 'remote (Playwright server)' : 'remote (CDP)';
+  return { cookieVersion: COOKIE_VERSION, browserVersion: browser.version(), browserExecutable, webglRenderer: webgl, platform: `${os.platform()} ${os.release()}`, node: process.version, determinism: determinismOf(config, await fonts) };
 }
 
 /** The name (built-in or module path) of a reporter entry; undefined for a reporter object. */

@@ -6,6 +6,7 @@ import { launchBrowser } from '../../src/browser/launch.js';
 import type { InteractionTrace } from '../../src/types.js';
 import { anthropicComputer, anthropicToolUse, computerCall, elementId, openaiResponse, openaiText, startFakeLlm, type SeenRequest } from '../fixtures/fake-llm.js';
 import { readResults, ROOT, runCli, tmpDir, writeFiles, scaled } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 // No model is reachable from our machines. Each protocol is driven end to end through the real CLI, browser
 // and agent loop against a local HTTP server that speaks that protocol's real wire format (Anthropic Messages
@@ -20,7 +21,7 @@ const VIEWPORT = { width: 1280, height: 800 };
 
 beforeAll(async () => {
   // where the controls are at the agent's viewport (what a screenshot-grounded model would read off the screen)
-  const browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+  const browser = await launchBrowser(defaultChromium());
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     await page.goto(pathToFileURL(path.join(ROOT, 'examples/counter-zh/good-zh.html')).href);

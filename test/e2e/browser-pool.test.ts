@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../../src/browser/launch.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 // Isolation between evaluations (issue 19): when an evaluation ends, every renderer of its browser is gone;
 // a browser that served a hostile page is replaced, its whole process group killed.
-const CHROMIUM = process.env.COOKIE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = defaultChromium();
 const pool = new BrowserPool(CHROMIUM);
 afterAll(() => pool.closeAll(1));
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluationResult, Evidence, InteractionTrace, RunResults, TraceStep } from '../../src/types.js';
 import { BIN, readResults, ROOT, runCli, TEST_TIMEOUT, tmpDir } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 // The README's main job, run through the real CLI on the bundled examples.
 let out: string;
@@ -218,7 +219,7 @@ describe('HTML report and leaderboard', () => {
   it('renders the leaderboard from disk and seeks the video when a trace step is clicked', async () => {
     const { chromium } = await import('playwright');
     const { startStaticServer } = await import('../../src/deploy/static-server.js');
-    const browser = await chromium.launch({ executablePath: process.env.COOKIE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: defaultChromium(), args: ['--no-sandbox', '--disable-gpu'] });
     const server = await startStaticServer(path.join(out, 'report'));
     try {
       for (const url of [`file://${path.join(out, 'report', 'index.html')}`, `${server.origin}/`]) {

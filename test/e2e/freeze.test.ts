@@ -8,6 +8,7 @@ import { evalIn, isResponsive, openAppSession } from '../../src/browser/session.
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
 import { Freezer } from '../../src/interact/freeze.js';
 import { ROOT, tmpDir } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 type Snap = { n: number; frames: number; date: number; perf: number; css: number; video: number; audio: number };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,7 +38,7 @@ setInterval(() => { const s = Date.now(); while (Date.now() - s < 50) {} }, 120)
   );
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=20:size=160x120:rate=15', '-c:v', 'libvpx', '-b:v', '200k', path.join(dir, 'clip.webm')]);
   server = await startStaticServer(dir);
-  browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+  browser = await launchBrowser(defaultChromium());
 });
 afterAll(async () => {
   await browser?.close();

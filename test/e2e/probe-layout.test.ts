@@ -7,6 +7,7 @@ import { measureAfter } from '../../src/interact/measure-after.js';
 import { evalIn, openAppSession, type AppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
 import { ROOT, tmpDir } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 // The in-page probe's notion of "visible", which every layout check relies on: text a user cannot see must
 // not be reported as overlapping or clipped (issue 11: layout checks ignore what is not rendered).
@@ -78,7 +79,7 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
 </script></body></html>`,
   );
   server = await startStaticServer(dir);
-  browser = await launchBrowser(process.env.COOKIE_CHROMIUM || '/usr/bin/chromium');
+  browser = await launchBrowser(defaultChromium());
 });
 afterAll(async () => {
   for (const s of sessions) await s.close().catch(() => {});

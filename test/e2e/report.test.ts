@@ -8,6 +8,7 @@ import { FFMPEG } from '../../src/common/ffmpeg.js';
 import type { Defect, EvaluationResult, RunResults } from '../../src/types.js';
 import { evidence, click } from '../fixtures/evidence.js';
 import { ROOT, tmpDir, scaled } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 // The HTML report, checked in a real browser. The evidence is an evaluation's as Cookie stores it, with
 // screenshots Chromium takes of two real example pages (examples/todo) and an H.264 video ffmpeg encodes
@@ -29,7 +30,7 @@ const result = (over: Partial<EvaluationResult>): EvaluationResult => ({
 beforeAll(async () => {
   out = tmpDir('cookie-report-');
   const { chromium } = await import('playwright');
-  browser = await chromium.launch({ executablePath: process.env.COOKIE_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: defaultChromium(), args: ['--no-sandbox', '--disable-gpu'] });
   // evidence folders with real screenshots of the example pages and a 6-second video
   for (const [name, file] of [['good', 'good.html'], ['throws', 'throws.html']] as const) {
     const dir = path.join(out, 'evidence', 'todo-list', name, 'screenshots');

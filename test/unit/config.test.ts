@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, resolveConfig, scrubDataUrls } from '../../src/config/load.js';
 import { runCookie } from '../../src/runner/run.js';
 import { tmpDir, writeFiles } from '../helpers.js';
+import { defaultChromium } from '../../src/util/chromium.js';
 
 describe('config', () => {
   it('has a sensible default for everything', () => {
@@ -97,5 +98,21 @@ describe('config messages that agree with themselves', () => {
   it('an exclusive lower bound says "above", and agent.kind lists both kinds', () => {
     expect(() => resolveConfig({ timeouts: { navigation: -5 } }, 'c.ts')).toThrow('c.ts: timeouts.navigation: Too small: expected number to be >0. Fix: use a number above 0');
     expect(() => resolveConfig({ agent: { kind: 'bogus' } }, 'c.ts')).toThrow(/c\.ts: agent\.kind: .*Fix: use "offline" \(the built-in explorer or judge\) or "model"/);
+  });
+});
+
+describe('the default Chromium binary', () => {
+  it('prefers the headless shell, falls back to the full chromium, and COOKIE_CHROMIUM overrides both', () => {
+    const only = (...present: string[]) => (p: string) => present.includes(p);
+    expect(defaultChromium({}, only('/usr/bin/chromium-headless-shell', '/usr/bin/chromium'))).toBe('/usr/bin/chromium-headless-shell');
+    expect(defaultChromium({}, only('/usr/bin/chromium'))).toBe('/usr/bin/chromium');
+    // nothing installed: the path the launch error then names with its fix
+    expect(defaultChromium({}, only())).toBe('/usr/bin/chromium');
+    expect(defaultChromium({ COOKIE_CHROMIUM: '/opt/chrome/chrome' }, only('/usr/bin/chromium-headless-shell'))).toBe('/opt/chrome/chrome');
+  });
+
+  it('a config without browser.executablePath resolves to that default', () => {
+    const r = resolveConfig({});
+    expect(r.browser.executablePath).toBe(defaultChromium());
   });
 });
