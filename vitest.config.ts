@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { TEST_TIMEOUT } from './test/helpers.js';
+import LongestFirst from './test/sequencer.js';
 
 // Unit tests are fast; e2e tests drive the real CLI and Chromium. Their limits only catch a runaway (Cookie
 // time-boxes every stage itself), so they are generous and scale with COOKIE_TEST_TIME_SCALE on a busy
@@ -14,6 +15,8 @@ export default defineConfig({
     hookTimeout: TEST_TIMEOUT,
     pool: 'forks',
     maxWorkers: 2,
+    // heaviest files first on a fresh clone (test/sequencer.ts)
+    sequence: { sequencer: LongestFirst },
     reporters: ['default'],
   },
 });
