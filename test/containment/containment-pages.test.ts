@@ -9,8 +9,8 @@ import { BIN, readResults, ROOT, tmpDir, writeFiles, scaled } from '../helpers.j
 
 // The containment suite for pages (issue 19): hostile pages of each class run through the real CLI with a
 // canary listening on another local port (TCP; UDP on 127.0.0.1 and ::1; a Unix socket), a secret planted in
-// Cookie's environment and a root-only secret file. A control page is evaluated first and right after each
-// hostile page (concurrency 1, so the order is the spec's).
+// Cookie's environment and a root-only secret file. A control page is evaluated first and right after each group of
+// hostile pages (concurrency 1, so the order is the spec's).
 
 const page = (title: string, lang: string, body: string, script = '') => `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title>
 <style>body{font-family:system-ui,sans-serif;margin:0;padding:28px;background:linear-gradient(135deg,#fdf2f8,#eef2ff);color:#1e1b4b}
@@ -101,7 +101,9 @@ beforeAll(async () => {
   });
   fs.symlinkSync('decoy.cookie.yaml', path.join(dir, 'innocent.txt'));
   execFileSync('mkfifo', [path.join(dir, 'fifo', 'data.json'), path.join(dir, 'fifo', 'style.css')]);
-  const order = ['control-0', 'reach', 'workers', 'webrtc', 'control-1', 'paths', 'fifo', 'control-2', 'flood', 'control-3', 'busy', 'control-4'];
+  // a control after each group of hostile pages: the network and file reachers, then each page that keeps a
+  // renderer busy (the history flood, the busy loops) on its own
+  const order = ['control-0', 'reach', 'workers', 'webrtc', 'paths', 'fifo', 'control-1', 'flood', 'control-2', 'busy', 'control-3'];
   fs.writeFileSync(
     path.join(dir, 'containment.cookie.yaml'),
     `# canary ${token}\nquery:\n  id: containment\n  prompt: A small interactive page.\n  language: en\n  kind: dynamic\nthresholds:\n  total: 0\ncandidates:\n${order
@@ -135,7 +137,7 @@ afterAll(async () => {
 
 describe('containment of hostile pages (issue 19)', () => {
   it('the run finished every evaluation', () => {
-    expect(run.evaluations.map((e) => e.candidate).sort(), stdout.slice(-2000)).toEqual(['busy', 'control-0', 'control-1', 'control-2', 'control-3', 'control-4', 'fifo', 'flood', 'paths', 'reach', 'webrtc', 'workers']);
+    expect(run.evaluations.map((e) => e.candidate).sort(), stdout.slice(-2000)).toEqual(['busy', 'control-0', 'control-1', 'control-2', 'control-3', 'fifo', 'flood', 'paths', 'reach', 'webrtc', 'workers']);
     expect(code).not.toBeNull();
   });
 
@@ -165,7 +167,7 @@ describe('containment of hostile pages (issue 19)', () => {
     const r = byCandidate('fifo');
     expect(r.status).toBe('scored');
     expect(evidenceOf('fifo').static.inventory.textSample).toMatch(/Ratatouille/);
-    expect(byCandidate('control-2').status).toBe('scored');
+    expect(byCandidate('control-1').status).toBe('scored');
   });
 
   it('every evaluation finishes within its bounds; hostile pages end as findings, not stalls', () => {
@@ -177,10 +179,10 @@ describe('containment of hostile pages (issue 19)', () => {
     expect(byCandidate('busy').defects[0]).toMatchObject({ severity: 'critical', title: expect.stringMatching(/^Page hangs/) });
   });
 
-  it('a control page right after each hostile page is unaffected: same defects, time within a generous multiple of the first control run', () => {
+  it('a control page right after each group of hostile pages is unaffected: same defects, time within a generous multiple of the first control run', () => {
     const base = byCandidate('control-0');
     const titles = (e: EvaluationResult) => e.defects.map((d) => d.title).sort();
-    for (const c of ['control-1', 'control-2', 'control-3', 'control-4']) {
+    for (const c of ['control-1', 'control-2', 'control-3']) {
       const e = byCandidate(c);
       expect(e.status, c).toBe('scored');
       expect(titles(e), c).toEqual(titles(base));

@@ -30,11 +30,11 @@ describe('shards and merge-reports', () => {
   });
 
   it('two shards merged give the same evaluations, statuses and scores as one unsharded run, and one set of reports', async () => {
-    const whole = await runCli(['test', dir, '--output-dir', path.join(dir, 'whole'), '--steps', '5', '--silent'], { cwd: dir });
+    const whole = await runCli(['test', dir, '--output-dir', path.join(dir, 'whole'), '--steps', '3', '--silent'], { cwd: dir });
     expect(whole.stderr).not.toMatch(/Error|✗/);
     expect(readResults(path.join(dir, 'whole')).evaluations).toHaveLength(4);
-    const s1 = await runCli(['test', dir, '--output-dir', path.join(dir, 's1'), '--steps', '5', '--silent', '--shard', '1/2'], { cwd: dir });
-    const s2 = await runCli(['test', dir, '--output-dir', path.join(dir, 's2'), '--steps', '5', '--silent', '--shard', '2/2'], { cwd: dir });
+    const s1 = await runCli(['test', dir, '--output-dir', path.join(dir, 's1'), '--steps', '3', '--silent', '--shard', '1/2'], { cwd: dir });
+    const s2 = await runCli(['test', dir, '--output-dir', path.join(dir, 's2'), '--steps', '3', '--silent', '--shard', '2/2'], { cwd: dir });
     const a = readResults(path.join(dir, 's1'));
     const b = readResults(path.join(dir, 's2'));
     expect(a.shard).toEqual({ current: 1, total: 2 });
@@ -55,7 +55,7 @@ describe('shards and merge-reports', () => {
     expect((fs.readFileSync(path.join(dir, 'merged', 'junit.xml'), 'utf8').match(/<testcase /g) ?? []).length).toBe(4);
 
     // the merged cache makes the next unsharded run in the merged folder a pure re-use
-    const again = await runCli(['test', dir, '--output-dir', path.join(dir, 'merged'), '--steps', '5', '--silent'], { cwd: dir });
+    const again = await runCli(['test', dir, '--output-dir', path.join(dir, 'merged'), '--steps', '3', '--silent'], { cwd: dir });
     expect(again.code).toBe(whole.code);
     expect(readResults(path.join(dir, 'merged')).evaluations.every((e) => e.cached)).toBe(true);
   });
