@@ -398,9 +398,28 @@ export interface AxeFinding {
   chars?: number;
 }
 
+/** The make-up of a page's load time ({@link StaticPerception.loadTiming}); every field ms except `cpuPressure` (0–1). */
+export interface LoadTiming {
+  documentWaitMs?: number;
+  workMs?: number;
+  cpuPressure?: number;
+}
+
 /** Everything Stage 1 saw without any user action. */
 export interface StaticPerception {
+  /** From the start of the navigation to the entry document's load event, ms (Cookie's own calibration before it excluded). */
   loadMs: number;
+  /**
+   * What the load time was made of, so the judge blames a slow load on the app only for what the app did
+   * (PITFALLS.md: the machine's slowness is not the app's). Absent in evidence written before it was measured.
+   * - `documentWaitMs`: from the request for the entry document to its first byte (Navigation Timing,
+   *   responseStart − requestStart, as the browser timed it): the time Cookie's own server and request
+   *   interception took, the harness's part of the load;
+   * - `workMs`: the page's own main-thread work (scripts, style and layout) in long frames up to the load, ms;
+   * - `cpuPressure`: share (0–1) of the navigation in which a runnable task on this machine waited for a CPU
+   *   (Linux PSI): high means other work held the CPUs. Absent for a remote browser or without PSI.
+   */
+  loadTiming?: LoadTiming;
   /** True when the page reached load and then a quiet period within the settle limit. */
   settled: boolean;
   /** True when the main thread stopped answering during load (infinite loop). */

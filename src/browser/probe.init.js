@@ -11,6 +11,9 @@
     gcs: window.getComputedStyle, rect: Element.prototype.getBoundingClientRect,
     textRect: Range.prototype.getBoundingClientRect, createRange: Document.prototype.createRange,
     raf: window.requestAnimationFrame,
+    // the browser's own Performance object: Playwright's clock later replaces window.performance with a fake
+    // whose getEntries* answer nothing
+    perf: window.performance,
   };
   const gcs = (el) => nat.gcs.call(window, el);
   const rectOf = (el) => nat.rect.call(el);
@@ -89,7 +92,10 @@
   // thread) and long animation frames (> 50 ms) reported by the browser, with the part of them the page's
   // own main thread worked (scripts, animation-frame callbacks, style and layout, blocking time): a frame can also be long because the
   // compositor waited for raster (software rendering here, no GPU), which is the machine, not the app ──
-  const frames = { count: 0, long: 0, longMs: 0, workMs: 0 };
+  // (loadWorkMs: the part of workMs in frames that began before the load event ended — the page's own share of
+  // its load time; an entry is delivered after its frame, so it is read a frame or more after load)
+  const frames = { count: 0, long: 0, longMs: 0, workMs: 0, loadWorkMs: 0 };
+  const beforeLoad = (e) => { let n; try { n = nat.perf.getEntriesByType('navigation')[0]; } catch (x) { /* none */ } return !n || !n.loadEventEnd || e.startTime < n.loadEventEnd; };
   const workOf = (e) => {
     if (e.entryType !== 'long-animation-frame') return e.duration; // a long task is main-thread work throughout
     let scripts = 0;
@@ -103,7 +109,7 @@
   raf(tick);
   try {
     const type = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame') ? 'long-animation-frame' : 'longtask';
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; frames.workMs += workOf(e); } }).observe({ type, buffered: true });
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; const w = workOf(e); frames.workMs += w; if (beforeLoad(e)) frames.loadWorkMs += w; } }).observe({ type, buffered: true });
   } catch (e) { /* unsupported */ }
 
   // ── canvas draw calls (a page that redraws on its own animates, whatever it draws) ──
@@ -906,7 +912,7 @@
         if (t && Number.isFinite(t.endTime)) finite++;
       }
     } catch (e) { /* old engine */ }
-    return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), loadWorkMs: Math.round(frames.loadWorkMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0, loading: document.readyState === 'loading' } };
   }

@@ -117,8 +117,12 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (cal.ok && cal.value && cal.value.ms > 0) result.machineFrameRate = { fps: Math.round((cal.value.frames * 10000) / cal.value.ms) / 10, windowMs: Math.round(cal.value.ms) };
   end();
   end = span('perceive.navigate');
+  // the load time is the navigation's alone (the calibration above is Cookie's), with the CPU pressure over it
+  const navStart = Date.now();
+  const navStall = opts.cpuStall?.() ?? null;
   const nav = await attempt(() => page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeouts.navigation }), opts.timeouts.navigation + 2000, 'navigation', null);
-  result.loadMs = Date.now() - t0;
+  result.loadMs = Date.now() - navStart;
+  const navStallEnd = opts.cpuStall?.() ?? null;
   end();
   if (!nav.ok) problems.push(`load did not complete: ${nav.error}`);
   else if (nav.value && nav.value.status() >= 400) problems.push(`entry document answered HTTP ${nav.value.status()}`);
@@ -202,7 +206,16 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // and the frame timing over the same idle gap between the two screenshots (the app runs; nobody
   // touches it; no capture falls inside the measured window)
   const defName = `screenshots/viewport-${opts.defaultViewport.width}.png`;
-  const m0 = await snapshot<{ mutations: number }>();
+  const m0 = await snapshot<{ mutations: number; loadWorkMs?: number }>();
+  // what the load time was made of: the server's wait for the entry document (the browser's own timing of
+  // its request, to the first byte), the page's own work before its load event (read now, after the settle
+  // wait: the browser reports a long frame only once it ended), and the CPU pressure over the navigation
+  const docTiming = nav.value ? nav.value.request().timing() : null;
+  result.loadTiming = {
+    ...(docTiming && docTiming.responseStart >= 0 ? { documentWaitMs: Math.round(docTiming.responseStart - Math.max(0, docTiming.requestStart)) } : {}),
+    ...(typeof m0?.loadWorkMs === 'number' ? { workMs: m0.loadWorkMs } : {}),
+    ...(navStall !== null && navStallEnd !== null && result.loadMs > 0 ? { cpuPressure: Math.round(Math.min(1, Math.max(0, (navStallEnd - navStall) / result.loadMs)) * 100) / 100 } : {}),
+  };
   // a probe call that timed out: the same question as above before a 15-s screenshot on a page that hangs
   if (await timedOutAndStuck()) return result;
   const tm0 = Date.now();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationResult } from '../../src/types.js';
+import type { EvaluationResult, LoadTiming } from '../../src/types.js';
 import { readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
 
 // A page that answers slowly but is not hung: like a Mandelbrot page of KCORES (ERNIE-4.5) that redraws
@@ -9,7 +9,7 @@ import { readResults, runCli, tmpDir, writeFiles } from '../helpers.js';
 // budget the viewports that no longer fit are skipped and recorded; the evaluation is scored with what was
 // captured, never a harness error ("perceive stage timed out"), and the skipped viewports are not assessed.
 let result: EvaluationResult;
-let evidence: { static: { incomplete?: { skipped: string[]; spentMs: number }; viewports: { width: number }[]; unresponsive: boolean } };
+let evidence: { static: { incomplete?: { skipped: string[]; spentMs: number }; viewports: { width: number }[]; unresponsive: boolean; loadMs: number; loadTiming?: LoadTiming } };
 
 beforeAll(async () => {
   const dir = tmpDir('cookie-budget-');
@@ -26,6 +26,8 @@ function draw() {
     g.fillStyle = 'hsl(' + (200 + i * 3) + ',70%,' + (i === 60 ? 5 : 20 + i) + '%)'; g.fillRect(x, y, 4, 4);
   }
 }
+// the first draw "warms up" the palette: 400 ms of the page's own work before its load event
+{ const end = performance.now() + 400; while (performance.now() < end); }
 draw();
 // every resize redraws "at full precision": 9 s of main-thread work
 addEventListener('resize', () => { const end = performance.now() + 9000; while (performance.now() < end); draw(); });
@@ -51,5 +53,17 @@ describe('perception keeps to its time budget on a page that answers slowly', ()
     expect(evidence.static.unresponsive).toBe(false);
     expect(result.rubric?.find((r) => r.id === '6')).toMatchObject({ verdict: 'not-assessed', reason: expect.stringMatching(/not captured/) });
     expect(result.defects.map((d) => d.code)).not.toContain('page-freeze');
+  });
+  it('records what the load time was made of: the server\'s wait for the entry document, the page\'s own work, the CPU pressure', () => {
+    const lt = evidence.static.loadTiming!;
+    // the page's 400-ms loop before its load event is its own work, and part of the load
+    expect(lt.workMs).toBeGreaterThanOrEqual(380);
+    expect(evidence.static.loadMs).toBeGreaterThanOrEqual(lt.workMs! - 20);
+    expect(lt.documentWaitMs).toBeGreaterThanOrEqual(0);
+    expect(lt.documentWaitMs).toBeLessThan(evidence.static.loadMs);
+    if (fs.existsSync('/proc/pressure/cpu')) {
+      expect(lt.cpuPressure).toBeGreaterThanOrEqual(0);
+      expect(lt.cpuPressure).toBeLessThanOrEqual(1);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkLanguage } from '../../src/common/language-check.js';
 import { briefFeatures, conceptOfControl } from '../../src/judge/offline/brief.js';
 import { judgeOffline } from '../../src/judge/offline/judge.js';
-import type { Evidence } from '../../src/types.js';
+import type { Evidence, LoadTiming } from '../../src/types.js';
 import { click, evidence, inventory, perception } from '../fixtures/evidence.js';
 
 const TODO = 'Build a single-page todo list app: add tasks from a text field, mark them done, delete them, and filter between all, open and done tasks.';
@@ -202,6 +202,34 @@ describe('frame rate: the machine is measured, the app blamed only beyond it', (
     // on an oversubscribed machine PSI saturates (93 %): 1.6 s of script in one frame is still the page's doing
     const saturated = judgeOffline(evidence({ static: perception({ animatedShare: 0.3, frameTiming: { fps: 0.5, longFrames: 1, longFrameMs: 1610, longFrameWorkMs: 1593, cpuPressure: 0.93, windowMs: 10851 }, machineFrameRate: { fps: 59, windowMs: 600 } }) }));
     expect(saturated.defects).toEqual([expect.objectContaining({ code: 'animation-stutter', severity: 'critical' })]);
+  });
+});
+
+describe('load time: the app is blamed only for what it did (PITFALLS.md)', () => {
+  const load = (loadMs: number, loadTiming?: LoadTiming, machine = 60) => judgeOffline(evidence({ static: perception({ loadMs, ...(loadTiming ? { loadTiming } : {}), machineFrameRate: { fps: machine, windowMs: 300 } }) }));
+  const slow = (j: ReturnType<typeof load>) => j.defects.filter((d) => d.code === 'slow-load');
+  it('a 14-s load while other work held the CPUs through most of it, of a page that hardly worked, is not assessed', () => {
+    // a trivial page on a 2-core machine running the containment suite beside it: 14 s, 90 % CPU pressure
+    const j = load(14_000, { documentWaitMs: 30, workMs: 0, cpuPressure: 0.9 });
+    expect(slow(j)).toEqual([]);
+    expect(j.rubric.find((r) => r.id === '11')!.reason).toMatch(/load time not assessed: other work held this machine's CPUs through 90% of the load/);
+  });
+  it('a load that waited mostly for Cookie\'s own server is the harness\'s, not the app\'s', () => {
+    expect(slow(load(12_000, { documentWaitMs: 9_000, workMs: 100, cpuPressure: 0.1 }))).toEqual([]);
+    expect(load(12_000, { documentWaitMs: 9_000, workMs: 100, cpuPressure: 0.1 }).rubric.find((r) => r.id === '11')!.reason).toMatch(/Cookie's server took 9000 ms/);
+  });
+  it('an empty page under 20 fps on the same machine (no PSI: a remote browser) excuses a slow load', () => {
+    expect(slow(load(12_000, { documentWaitMs: 20, workMs: 50 }, 8))).toEqual([]);
+  });
+  it('a slow load on a free machine is the app\'s: 12 s, 11 s of it its own scripts; and evidence from before the make-up was measured keeps the plain threshold', () => {
+    expect(slow(load(12_000, { documentWaitMs: 20, workMs: 11_000, cpuPressure: 0.05 }))).toEqual([expect.objectContaining({ severity: 'minor', detail: expect.stringMatching(/12\.0 s to load, 11\.0 s of it its own/) })]);
+    expect(slow(load(12_000, { documentWaitMs: 20, workMs: 300, cpuPressure: 0.2 }))).toHaveLength(1);
+    expect(slow(load(12_000))).toHaveLength(1);
+    expect(slow(load(9_000, { documentWaitMs: 20, workMs: 8_000, cpuPressure: 0 }))).toEqual([]);
+  });
+  it('a page whose own load work fills the threshold even discounted for the contention is still slow', () => {
+    // 60 % pressure: its 50 s of script would take ≥ 10 s on a CPU of its own
+    expect(slow(load(90_000, { documentWaitMs: 20, workMs: 50_000, cpuPressure: 0.6 }))).toHaveLength(1);
   });
 });
 

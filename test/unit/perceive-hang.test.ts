@@ -28,7 +28,7 @@ function session(hangAfter: (expression: string) => boolean): { s: AppSession; c
     },
     screenshot: () => png([[1, 1]]),
   });
-  Object.assign(page, { goto: async () => ({ status: () => 200 }), waitForLoadState: async () => undefined, addScriptTag: async () => undefined });
+  Object.assign(page, { goto: async () => ({ status: () => 200, request: () => ({ timing: () => ({ requestStart: 2, responseStart: 9 }) }) }), waitForLoadState: async () => undefined, addScriptTag: async () => undefined });
   return { s: { page: page as Page, context: {} as AppSession['context'], log: new EventLog(), origin: 'http://127.0.0.1:1', close: async () => true }, calls };
 }
 
