@@ -72,18 +72,20 @@ describe('result cache and resume', () => {
     const signalled = Date.now();
     process.kill(-child.pid!, 'SIGINT'); // what the terminal does: Cookie, Chromium, ffmpeg and servers all get it
     const code = await new Promise((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(130);
+    expect(code, `exit code; results: ${fs.existsSync(path.join(out, 'results.json')) ? JSON.stringify(readResults(out).evaluations.map((e) => [e.candidate, e.status, e.finishedAt])) : 'none'}`).toBe(130);
     const kept = readResults(out).evaluations;
-    expect(kept.length).toBeGreaterThanOrEqual(1);
-    expect(kept.length).toBeLessThan(3);
-    for (const e of kept) expect(Date.parse(e.finishedAt)).toBeLessThan(signalled);
+    // what a failure needs to be understood: which evaluations were kept, when, against when Ctrl-C came
+    const what = `kept ${JSON.stringify(kept.map((e) => [e.candidate, e.status, e.finishedAt]))}, Ctrl-C at ${new Date(signalled).toISOString()}`;
+    expect(kept.length, what).toBeGreaterThanOrEqual(1);
+    expect(kept.length, what).toBeLessThan(3);
+    for (const e of kept) expect(Date.parse(e.finishedAt), what).toBeLessThan(signalled);
     const again = await runCli(['test', '.'], { cwd: dir });
     expect(again.code).toBe(0);
     const after = readResults(out).evaluations;
     expect(after.filter((e) => e.cached).map((e) => e.candidate).sort()).toEqual(kept.map((e) => e.candidate).sort());
     // the three pages are the same page: what was kept from before the Ctrl-C matches what was evaluated after
     const verdicts = after.map((e) => JSON.stringify([e.status, e.scores, e.defects.map((d) => d.title)]));
-    expect(new Set(verdicts).size).toBe(1);
+    expect(new Set(verdicts).size, verdicts.join('\n')).toBe(1);
     expect(after[0]!.status).toBe('scored');
   });
 });
