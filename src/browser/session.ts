@@ -67,12 +67,14 @@ export interface AppSession {
   log: EventLog;
   origin: string;
   /**
-   * Close the context; bounded in time (10 s) even when the page's renderer is hung.
+   * Close the context; bounded in time (`limitMs`, default 10 000 ms) even when the page's renderer is hung.
+   * A caller that will kill the browser anyway (a page known to hang, on a browser of its own) passes a short
+   * limit rather than wait for a hung renderer.
    * @returns true when the context closed promptly (within {@link CONTEXT_CLOSE_SLOW_MS}); false when it
    *   needed longer or did not close: the page has left load in the browser process (a pushState flood keeps
    *   it busy for minutes after its renderer is gone), so a pooled browser should be replaced
    */
-  close(): Promise<boolean>;
+  close(limitMs?: number): Promise<boolean>;
 }
 
 /** Options of {@link openAppSession}. */
@@ -345,9 +347,9 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     page,
     log,
     origin,
-    async close() {
+    async close(limitMs = 10_000) {
       const start = Date.now();
-      const prompt = await timebox(context.close(), 10_000, 'context close').then(() => Date.now() - start < CONTEXT_CLOSE_SLOW_MS, () => false);
+      const prompt = await timebox(context.close(), limitMs, 'context close').then(() => Date.now() - start < CONTEXT_CLOSE_SLOW_MS, () => false);
       await proxy.close();
       return prompt;
     },

@@ -126,9 +126,12 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         // its context would not close: the lease is given back whatever closing the session did
         // (a context that needs seconds to close, or a page that stopped answering, has left its load in the
         // browser: session.close() says whether the context closed promptly)
+        // a page that stopped answering holds its renderer: on a browser of its own, which is replaced anyway,
+        // the context gets a second to close instead of the ten a hung renderer would take
         const endClose = span('eval.session-close');
-        const closed = await s.close().catch(() => false);
-        const hostile = !closed || !!evidence.static?.unresponsive || log.crashed || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
+        const hung = !!evidence.static?.unresponsive || evidence.interaction?.endedBecause === 'unresponsive' || log.crashed;
+        const closed = await s.close(hung && own ? 1_000 : undefined).catch(() => false);
+        const hostile = !closed || hung || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
         await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
         endClose();
       }
