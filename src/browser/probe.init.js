@@ -867,11 +867,13 @@
       selection: !!document.querySelector('[aria-selected=true]:not([role=tab]):not([role=option]),.selected,.is-selected'),
     };
   }
-  /** Is the control already in the state it selects (the current tab, the active language or filter)? */
+  /** Is the control already in the state it selects (the current tab, the active language or filter, a card already turned face up)? */
   function isActive(ref) {
     const el = state.refs[ref];
     if (!el) return false;
     if (el.matches('.active,.on,.selected,.is-active,.current,.is-selected,[aria-pressed=true],[aria-selected=true],[aria-current]:not([aria-current=false]),[aria-checked=true]')) return true;
+    // a memory game's card that is face up or matched: clicking it again is ignored by design
+    if (el.matches('.flipped,.is-flipped,.revealed,.is-revealed,.matched,.is-matched')) return true;
     return standsOut(el);
   }
   // a segmented control styled by utility classes (Tailwind's bg-indigo-600 on the current filter): the one
@@ -914,6 +916,8 @@
     } catch (e) { /* old engine */ }
     return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), loadWorkMs: Math.round(frames.loadWorkMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
+      // whether the focused element takes text (its caret blinks inside it; what is typed shows inside it)
+      focusText: r ? !!(a.isContentEditable || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || (a.tagName === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(a.type))) : null,
       content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0, loading: document.readyState === 'loading' } };
   }
 

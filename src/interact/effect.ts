@@ -98,6 +98,13 @@ export function changedLines(before: string[], after: string[]): string[] {
 /** Names of controls that clear, reset or delete, in Cookie-Bench's 8 languages and English. */
 export const CLEAR_WORDS = /\b(clear|reset|erase|wipe|delete|remove|empty|trash)\b|清除|清空|重置|删除|刪除|移除|löschen|leeren|zurücksetzen|entfernen|effacer|réinitialiser|supprimer|vider|borrar|limpiar|restablecer|eliminar|quitar|クリア|リセット|消去|削除|지우기|초기화|삭제|limpar|redefinir|apagar|excluir|remover|очистить|сбросить|удалить|🗑/i;
 
+/**
+ * Names of calculator keys that change nothing on a zero display: 0 (0 → 0), 00, ± (−0 shows as 0) and %
+ * (0 % is 0). Pressed while every number on the page is zero they have nothing to act on, like a clear on an
+ * empty list (PITFALLS.md); a careful tester presses them after a digit.
+ */
+export const ZERO_IDENTITY_KEYS = /^\s*(0{1,3}|±|\+\s*\/\s*[-−]|[-−]\s*\/\s*\+|%)\s*$/;
+
 /** What the page looked like as empty when a control had nothing to act on (probe `emptyState`). */
 export interface EmptyState {
   canvasBlank: boolean | null;
@@ -146,7 +153,8 @@ export interface EffectInput {
  * that left the page (download, print, clipboard, new tab): `external`. Not changed, a clear/reset/delete
  * control and nothing to act on (blank canvas, empty fields, zero counters, no selection): `nothing-to-do`.
  * A control already in the state it selects (the current tab, the active language): `nothing-to-do`.
- * Otherwise `none`. Motion (pause/play on an animating page) is decided by the caller with a second look.
+ * A calculator key that leaves zero as it is (0, ±, %: {@link ZERO_IDENTITY_KEYS}) while every number shown is
+ * zero: `nothing-to-do`. Otherwise `none`. Motion (pause/play on an animating page) is decided by the caller with a second look.
  */
 export function decideEffect(x: EffectInput): { kind: EffectKind; why: string; novel: number; changed: number; textChanged: number } {
   const changed = x.action ? countRegions(x.action) : 0;
@@ -181,7 +189,11 @@ export function decideEffect(x: EffectInput): { kind: EffectKind; why: string; n
   }
   if (kind === 'none' && x.targetActive) {
     kind = 'nothing-to-do';
-    why = 'the control was already selected';
+    why = 'the control was already in the state it selects (selected, or a card already face up)';
+  }
+  if (kind === 'none' && x.targetName && ZERO_IDENTITY_KEYS.test(x.targetName) && x.empty?.zeros) {
+    kind = 'nothing-to-do';
+    why = 'every number shown is zero, which this key leaves as it is';
   }
   if (kind === 'none' && x.targetName && CLEAR_WORDS.test(x.targetName) && x.empty) {
     const e = x.empty;

@@ -11,6 +11,41 @@ export function grow(b: Box, px: number): Box {
   return { x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px };
 }
 
+/** How far (px) inside its element a focus ring is drawn (outline offset, inset box-shadow). */
+export const FOCUS_RING_INSET_PX = 4;
+
+/**
+ * Where the focus ring of an element with box `b` is painted: a band from {@link MASK_MARGIN_PX} outside the
+ * box to {@link FOCUS_RING_INSET_PX} inside it, as four boxes (px); the whole grown box when the element is too
+ * small to have an inside apart from its ring.
+ */
+export function ringOf(b: Box): Box[] {
+  const out = MASK_MARGIN_PX;
+  const inn = FOCUS_RING_INSET_PX;
+  if (b.width <= 2 * inn || b.height <= 2 * inn) return [grow(b, out)];
+  const g = grow(b, out);
+  const band = out + inn;
+  return [
+    { x: g.x, y: g.y, width: g.width, height: band },
+    { x: g.x, y: b.y + b.height - inn, width: g.width, height: band },
+    { x: g.x, y: g.y, width: band, height: g.height },
+    { x: b.x + b.width - inn, y: g.y, width: band, height: g.height },
+  ];
+}
+
+/**
+ * The masks of one step: the target (the control restyles when pressed) and the focused element's ring, each
+ * grown by {@link MASK_MARGIN_PX}. A focused element that takes text is masked whole (its caret blinks, typing
+ * shows inside it); any other (a game's canvas, a board) only along its ring — what a key does inside a
+ * focused canvas is the key's effect, not a restyle (a paused game's overlay was hidden by the whole-box mask).
+ */
+export function stepMasks(target: Box | null, snap: Capture['snap']): Box[] {
+  const masks = target ? [grow(target, MASK_MARGIN_PX)] : [];
+  const focus = snap?.focusBox;
+  if (focus) masks.push(...(snap?.focusText === false ? ringOf(focus) : [grow(focus, MASK_MARGIN_PX)]));
+  return masks;
+}
+
 /** A keyframe whose screenshot was taken. */
 export type Shot = Capture & { img: Rgba };
 
@@ -20,7 +55,7 @@ export interface KeyframeDiff {
   pixelChange: number;
   /** The same inside the target's box; null without a target. */
   targetPixelChange: number | null;
-  /** The same outside the masks (target and the previous focus ring, each grown by {@link MASK_MARGIN_PX}). */
+  /** The same outside the masks ({@link stepMasks}: the target, and the focused element whole or only its ring). */
   outsidePixelChange: number;
   masks: Box[];
   /** DOM mutations between the keyframes (probe counter). */
@@ -47,7 +82,7 @@ export function compareKeyframes(base: Capture, before: Shot, after: Shot, box: 
   const targetPixelChange = box ? diffRatio(before.img, after.img, box) : null;
   // what changed beyond the control itself and the focus ring that moved away from another field
   // (pressing anything restyles those; they are not the action's effect)
-  const masks = [box, before.snap?.focusBox].filter((b): b is Box => !!b).map((b) => grow(b, MASK_MARGIN_PX));
+  const masks = stepMasks(box, before.snap);
   const outsidePixelChange = masks.length ? diffRatio(before.img, after.img, undefined, masks) : pixelChange;
   const domMutations = before.snap && after.snap ? after.snap.mutations - before.snap.mutations : 0;
   const scrolled = !!before.snap && !!after.snap && (before.snap.scrollY !== after.snap.scrollY || before.snap.scrollX !== after.snap.scrollX);

@@ -5,7 +5,7 @@ import type { CoverInfo, Readings, StepCheck, StepEffect, TraceStep } from '../t
 import { errorMessage, sleep, timebox } from '../util/timebox.js';
 import { performAction } from './act.js';
 import type { Decision, ObservedElement } from './agent.js';
-import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, changedLines, type EmptyState } from './effect.js';
+import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, changedLines, ZERO_IDENTITY_KEYS, type EmptyState } from './effect.js';
 import type { HumanInput } from './input.js';
 import { measureAfter, withMeasurement } from './measure-after.js';
 import { captureKeyframe, countersOnly, keyframeFile, NO_CAPTURE, type Box, type Capture } from './record/keyframe.js';
@@ -218,7 +218,7 @@ export class StepRecorder {
     end = span('step.keyframe-after');
     // the keyframe and the page's readings after the action, taken together on the frozen app
     const known = (readingsBefore?.collections ?? []).map((c) => c.id);
-    const clearLike = !!d.action.target && CLEAR_WORDS.test(d.action.target.name);
+    const clearLike = !!d.action.target && (CLEAR_WORDS.test(d.action.target.name) || ZERO_IDENTITY_KEYS.test(d.action.target.name));
     let [after, readingsAfter, external, empty] = await Promise.all([
       capture(name('after'), refArg),
       d.check ? evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null) : null,

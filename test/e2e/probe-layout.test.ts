@@ -68,6 +68,13 @@ beforeAll(async () => {
 <div id="filters"><button class="bg-indigo">All</button><button class="bg-slate">Active</button><button class="bg-slate">Done</button></div>
 <div id="plain"><button class="bg-slate">Add</button><button class="bg-slate">Clear</button><button class="bg-slate">Sort</button></div></body></html>`,
   );
+  // a memory game: a card face up, a matched one, a hidden one (each listens for clicks)
+  fs.writeFileSync(
+    path.join(dir, 'cards.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Memory</title><style>.card{display:inline-block;width:80px;height:80px;margin:4px;background:#6366f1;color:#fff;font-size:40px;text-align:center}</style></head><body>
+<div class="card flipped" aria-label="🍌">🍌</div><div class="card matched" aria-label="🍎">🍎</div><div class="card" aria-label="Hidden card">?</div>
+<script>for (const c of document.querySelectorAll('.card')) c.addEventListener('click', () => { if (!c.classList.contains('flipped') && !c.classList.contains('matched')) c.classList.add('flipped'); });</script></body></html>`,
+  );
   // a dashboard with a Chart.js chart (its canvas listens for the pointer, for tooltips) beside a drawing canvas
   fs.copyFileSync(path.join(ROOT, 'node_modules', 'cdn-chartjs', 'dist', 'chart.umd.js'), path.join(dir, 'chart.umd.js'));
   fs.writeFileSync(
@@ -115,6 +122,10 @@ describe('probe: visibility and layout', () => {
   it('the current tab of a row styled only by utility classes reads as active; a row of look-alike buttons has none', async () => {
     const active = await inPage<Record<string, boolean>>('tabs.html', `(() => { const inv = window.__cookieProbe.inventory(); const out = {}; for (const e of inv.interactive) out[e.name] = window.__cookieProbe.isActive(e.ref); return out; })()`, 1280);
     expect(active).toEqual({ All: true, Active: false, Done: false, Add: false, Clear: false, Sort: false });
+  });
+  it('a memory card already face up or matched is in the state a click selects (clicking it again is ignored by design); a hidden card is not', async () => {
+    const active = await inPage<Record<string, boolean>>('cards.html', `(() => { const inv = window.__cookieProbe.inventory(); const out = {}; for (const e of inv.interactive) out[e.name] = window.__cookieProbe.isActive(e.ref); return out; })()`, 1280);
+    expect(active).toEqual({ '🍌': true, '🍎': true, 'Hidden card': false });
   });
   it('a canvas Chart.js draws into is marked as a chart; a drawing canvas with pointer listeners is not', async () => {
     const inv = await inPage<{ interactive: { tag: string; chart?: string; handlers?: string[]; box: { y: number } }[] }>('charts.html', 'window.__cookieProbe.inventory()', 1280);

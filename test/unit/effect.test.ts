@@ -56,6 +56,14 @@ describe('effect measurement (counterfactual)', () => {
     expect(decideEffect(base({ targetName: 'Löschen', targetInItem: true, empty: { canvasBlank: null, fieldsEmpty: false, zeros: false, selection: false } })).kind).toBe('none');
   });
 
+  it('a calculator\'s 0, ± and % on a zero display have nothing to do; the same keys on 7, or a dead 5, are none', () => {
+    const zero = { canvasBlank: null, fieldsEmpty: true, zeros: true, selection: false };
+    for (const key of ['0', '00', '±', '+/-', '+/−', '%']) expect(decideEffect(base({ targetName: key, empty: zero })), key).toMatchObject({ kind: 'nothing-to-do', why: expect.stringMatching(/zero/) });
+    expect(decideEffect(base({ targetName: '0', empty: { ...zero, zeros: false } })).kind).toBe('none');
+    expect(decideEffect(base({ targetName: '5', empty: zero })).kind).toBe('none');
+    expect(decideEffect(base({ targetName: '10', empty: zero })).kind).toBe('none');
+  });
+
   it('pause and play on an animating page show as motion stopping or starting', () => {
     expect(motionChange(12, 0)).toBe('stopped');
     expect(motionChange(0, 10)).toBe('started');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countRegions } from '../../src/interact/effect.js';
 import type { Capture } from '../../src/interact/record/keyframe.js';
-import { assembleEffect, compareKeyframes, grow, MASK_MARGIN_PX, regionsPerSecond, round4, stillAnimating, type Shot } from '../../src/interact/step-effect.js';
+import { assembleEffect, compareKeyframes, grow, MASK_MARGIN_PX, regionsPerSecond, ringOf, round4, stepMasks, stillAnimating, type Shot } from '../../src/interact/step-effect.js';
 import type { Rgba } from '../../src/perceive/image.js';
 
 /** A 320×320 white image with black 32-px squares at the given cells. */
@@ -23,6 +23,22 @@ describe('keyframe comparison of one step', () => {
     const before = shot([], 1000, snap(0, { focusBox: { x: 200, y: 200, width: 20, height: 20 } }));
     const d = compareKeyframes(none, before, shot([], 1500), { x: 0, y: 0, width: 32, height: 32 });
     expect(d.masks).toEqual([grow({ x: 0, y: 0, width: 32, height: 32 }, MASK_MARGIN_PX), grow({ x: 200, y: 200, width: 20, height: 20 }, MASK_MARGIN_PX)]);
+  });
+
+  it('a key pressed on a focused canvas game: what changes inside the canvas is the key\'s effect (only the ring is masked); a focused text field is masked whole', () => {
+    // the canvas (tabindex=0, focused by the game) covers cells 2–7; "Paused" is drawn in cells 4 and 5 of row 4
+    const canvas = { x: 64, y: 64, width: 192, height: 192 };
+    const paused = (focusText: boolean | undefined) => compareKeyframes(none, shot([], 1000, snap(0, { focusBox: canvas, ...(focusText === undefined ? {} : { focusText }) })), shot([[4, 4], [5, 4]], 1600), null);
+    expect(countRegions(paused(false).actionGrid)).toBe(2);
+    expect(paused(false).outsidePixelChange).toBeGreaterThan(0);
+    // its ring stays masked: a focus-visible outline appearing around it is no effect
+    const ring = compareKeyframes(none, shot([], 1000, snap(0, { focusBox: canvas, focusText: false })), shot([[2, 2], [7, 7], [2, 7]], 1600), null);
+    expect(countRegions(ring.actionGrid)).toBe(0);
+    // a focused text field (its caret blinks inside), and a probe that did not say: the whole box, as before
+    expect(countRegions(paused(true).actionGrid)).toBe(0);
+    expect(countRegions(paused(undefined).actionGrid)).toBe(0);
+    expect(stepMasks(null, snap(0, { focusBox: canvas, focusText: false }))).toEqual(ringOf(canvas));
+    expect(ringOf({ x: 10, y: 10, width: 6, height: 40 })).toEqual([grow({ x: 10, y: 10, width: 6, height: 40 }, MASK_MARGIN_PX)]);
   });
 
   it('a change only on the target is inside the target, not outside it, and no region counts', () => {

@@ -22,6 +22,11 @@ export type ProbeSnap = {
   url: string;
   /** The focused element's box (its focus ring), px. */
   focusBox: Box | null;
+  /**
+   * Whether the focused element takes text (a text field, textarea, select, contenteditable): its caret blinks
+   * inside it. Null without a focused element; absent from older probes.
+   */
+  focusText?: boolean | null;
   /** Elements and non-space text characters in the body; `loading` while the document is still being parsed. */
   content?: { elements: number; textChars: number; loading?: boolean };
 } | null;
