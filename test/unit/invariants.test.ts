@@ -162,6 +162,17 @@ describe('careful-tester checks', () => {
     expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/never reached the page/) });
     expect(run({ ...first, clickDelivered: true }, second)[0]).toMatchObject({ status: 'violated' });
   });
+  it('first click: a first click whose step the machine starved (CPU pressure >= 90 %, long frames without the page\'s work) is not assessed; the same with the CPUs free is a lost click', () => {
+    // measured on a smooth-scroll "Start free trial" link beside six busy processes (a helper's LLM-style landing page)
+    const starved = { fps: 19.8, longFrames: 14, longFrameMs: 1361, longFrameWorkMs: 21, cpuPressure: 0.98, windowMs: 2277 };
+    const first = click('Start free trial', false, { frameTiming: starved, effect: { pixelChange: 0.0105, targetPixelChange: 0.0199, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' } });
+    const second = click('Start free trial', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'Start free trial' }, effect: { pixelChange: 0.1365, targetPixelChange: 0.89, domMutations: 0, scrolled: true, screenChanged: true, kind: 'changed' } });
+    expect(run(first, second)[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/waited for a CPU 98% .* 21 ms of the page's own work in 1361 ms/) });
+    expect(codes(first, second)).not.toContain('first-click-failure:major');
+    // two evaluations at once on 2 cores (pressure 0.69), or long frames full of the page's own script: its click
+    expect(run({ ...first, frameTiming: { ...starved, cpuPressure: 0.69 } }, second)[0]).toMatchObject({ status: 'violated' });
+    expect(run({ ...first, frameTiming: { ...starved, longFrameWorkMs: 1200 } }, second)[0]).toMatchObject({ status: 'violated' });
+  });
   it('paste bypass: digits kept when typed, letters kept when pasted', () => {
     const f = (v: string): Readings => ({ ...R([]), field: { value: v, valid: true } });
     const typed = step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'typed', value: '4242ab42cd' }, after: f('424242') });

@@ -287,6 +287,13 @@ export const calc: Judge = (s) => {
   return [bad('calc', s, `7 + 8 = does not show ${want}`, defect('invariant-calc', `"${c.subject}" does not compute`, `Pressed 7 + 8 ${c.subject}; the display reads "${disp.slice(0, 40)}", not ${want}.`, s, c.subject))];
 };
 
+/**
+ * CPU pressure (Linux PSI share of a step, 0-1) from which a step counts as starved by the machine when its long
+ * frames hold little of the page's own work. Two evaluations at once on 2 cores reach 0.6-0.7 by themselves;
+ * 0.9 and more means other work held the CPUs nearly throughout.
+ */
+export const STARVED_PRESSURE = 0.9;
+
 /** First-click failure (issue 11): a control that did nothing on its first click and responded to the second, right after. */
 export const firstClick: Judge = (s, steps, ev) => {
   const prev = steps.find((p) => p.index === s.index - 1);
@@ -298,6 +305,13 @@ export const firstClick: Judge = (s, steps, ev) => {
   if (tag === 'canvas' || (ev.static?.animatedShare ?? 0) >= 0.005 || ev.interaction?.gameLike) return [na('first-click', s, 'the target moves or is a drawing surface: the two clicks did not hit the same thing')];
   // a first click that never reached the page (no trusted click event arrived) was lost by Cookie's input
   if (prev.clickDelivered === false) return [na('first-click', s, 'the first click never reached the page (no click event arrived): not the app\'s doing')];
+  // a first click whose step the machine starved: tasks waited for a CPU through >= 90 % of it and the long
+  // frames held little of the page's own work; its effect (a smooth scroll, a transition) may simply not
+  // have been drawn (PITFALLS.md: the machine's slowness is not the app's)
+  const ft = prev.frameTiming;
+  if (ft && (ft.cpuPressure ?? 0) >= STARVED_PRESSURE && ft.longFrames > 0 && (ft.longFrameWorkMs ?? ft.longFrameMs) < 0.4 * ft.longFrameMs) {
+    return [na('first-click', s, `during the first click other work held this machine's CPUs (tasks waited for a CPU ${Math.round(ft.cpuPressure! * 100)}% of the step) and its long frames held ${ft.longFrameWorkMs ?? 0} ms of the page's own work in ${ft.longFrameMs} ms: the machine, not the app, may have kept its effect from showing`)];
+  }
   // the second click must have shown the user something: a DOM-only change no larger than the first click's
   // (focusing a field that already had focus: one attribute) is the same nothing twice, not a lost click
   const e = s.effect;
