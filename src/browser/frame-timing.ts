@@ -22,7 +22,8 @@ export interface FrameSnap {
  * @param stall {@link cpuStallMs} read at both snapshots (this host's browser only): gives `cpuPressure`.
  */
 export function frameTimingBetween(a: FrameSnap, b: FrameSnap, windowMs: number, stall?: { from: number | null; to: number | null }): FrameTiming {
-  const pressure = stall && stall.from !== null && stall.to !== null && windowMs > 0 ? { cpuPressure: Math.round((Math.min(1, Math.max(0, (stall.to - stall.from) / windowMs))) * 100) / 100 } : {};
+  const p = stall ? cpuPressureOver(stall.from, stall.to, windowMs) : null;
+  const pressure = p !== null ? { cpuPressure: p } : {};
   const work = a.longFrameWorkMs !== undefined && b.longFrameWorkMs !== undefined ? { longFrameWorkMs: b.longFrameWorkMs - a.longFrameWorkMs } : {};
   return {
     fps: windowMs > 0 ? Math.round(((b.frames - a.frames) * 10000) / windowMs) / 10 : 0,
@@ -32,6 +33,15 @@ export function frameTimingBetween(a: FrameSnap, b: FrameSnap, windowMs: number,
     ...pressure,
     windowMs,
   };
+}
+
+/**
+ * CPU pressure over a window: the share (0–1, two decimals) of `windowMs` in which a task waited for a CPU,
+ * from {@link cpuStallMs} read at its start and end (ms). Null when either reading or the window is missing.
+ */
+export function cpuPressureOver(from: number | null, to: number | null, windowMs: number): number | null {
+  if (from === null || to === null || !(windowMs > 0)) return null;
+  return Math.round(Math.min(1, Math.max(0, (to - from) / windowMs)) * 100) / 100;
 }
 
 /**

@@ -218,12 +218,12 @@ export class StepRecorder {
     end = span('step.keyframe-after');
     // the keyframe and the page's readings after the action, taken together on the frozen app
     const known = (readingsBefore?.collections ?? []).map((c) => c.id);
-    const clearLike = !!d.action.target && (CLEAR_WORDS.test(d.action.target.name) || ZERO_IDENTITY_KEYS.test(d.action.target.name));
+    const needsEmptyState = !!d.action.target && (CLEAR_WORDS.test(d.action.target.name) || ZERO_IDENTITY_KEYS.test(d.action.target.name));
     let [after, readingsAfter, external, empty] = await Promise.all([
       capture(name('after'), refArg),
       d.check ? evalIn<Readings>(page, `window.__cookieProbe.readings(${refArg}, ${JSON.stringify(known)})`, opts.unresponsiveMs, 'readings').catch(() => null) : null,
       before.img ? evalIn<NonNullable<StepEffect['external']>>(page, `window.__cookieProbe.externalSince(${before.snap?.external ?? 0})`, opts.unresponsiveMs, 'external').catch(() => []) : [],
-      clearLike && before.img ? evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null,
+      needsEmptyState && before.img ? evalIn<EmptyState>(page, 'window.__cookieProbe.emptyState()', opts.unresponsiveMs, 'empty').catch(() => null) : null,
     ]);
     // the action navigated and the new document is still being parsed (committed after the settle wait; the
     // screen still shows the old page): let it finish parsing (bounded), then take the keyframe again

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
-import { frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
+import { cpuPressureOver, frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
 import { answers, CONTEXT_DESTROYED, evalIn, HARNESS_SCRIPT_PREFIX, type AppSession } from '../browser/session.js';
 import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
@@ -211,10 +211,11 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // its request, to the first byte), the page's own work before its load event (read now, after the settle
   // wait: the browser reports a long frame only once it ended), and the CPU pressure over the navigation
   const docTiming = nav.value ? nav.value.request().timing() : null;
+  const loadPressure = cpuPressureOver(navStall, navStallEnd, result.loadMs);
   result.loadTiming = {
     ...(docTiming && docTiming.responseStart >= 0 ? { documentWaitMs: Math.round(docTiming.responseStart - Math.max(0, docTiming.requestStart)) } : {}),
     ...(typeof m0?.loadWorkMs === 'number' ? { workMs: m0.loadWorkMs } : {}),
-    ...(navStall !== null && navStallEnd !== null && result.loadMs > 0 ? { cpuPressure: Math.round(Math.min(1, Math.max(0, (navStallEnd - navStall) / result.loadMs)) * 100) / 100 } : {}),
+    ...(loadPressure !== null ? { cpuPressure: loadPressure } : {}),
   };
   // a probe call that timed out: the same question as above before a 15-s screenshot on a page that hangs
   if (await timedOutAndStuck()) return result;

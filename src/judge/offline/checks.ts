@@ -482,6 +482,14 @@ export const STATE_MESSAGE =
 const CONTENTION_STRETCH_BOUND = 10;
 
 /**
+ * The share of its wall time a page's own work would take on a CPU of its own, given the CPU pressure (0–1)
+ * it ran under: 2 / (1 − pressure) stretch, never more than {@link CONTENTION_STRETCH_BOUND}.
+ */
+function contentionDiscount(pressure: number): number {
+  return Math.max(1 / CONTENTION_STRETCH_BOUND, (1 - pressure) * 0.5);
+}
+
+/**
  * Item 11, animation smoothness: frames per second the page delivers (a counter on requestAnimationFrame,
  * which stalls when the app blocks the main thread) while idle and while each action ran, on pages that
  * animate or play; and load latency. Measured on this machine (2 cores, software WebGL): thresholds are
@@ -516,7 +524,7 @@ export function smoothness(f: Facts): CheckResult {
   // for the contention, would alone hold a frame for 100 ms or more (under 10 fps on a CPU of its own). The
   // discount assumes the contention stretched the page's script by 2 / (1 − pressure), and never by more than
   // CONTENTION_STRETCH_BOUND (PSI saturates near 100 % on an oversubscribed machine and says no more)
-  const appBound = (t: FrameTiming) => (t.longFrames ?? 0) > 0 && ((t.longFrameWorkMs ?? 0) * Math.max(1 / CONTENTION_STRETCH_BOUND, (1 - (t.cpuPressure ?? 0)) * 0.5)) / t.longFrames! >= 100;
+  const appBound = (t: FrameTiming) => (t.longFrames ?? 0) > 0 && ((t.longFrameWorkMs ?? 0) * contentionDiscount(t.cpuPressure ?? 0)) / t.longFrames! >= 100;
   const contended = slow.filter((t) => (t.cpuPressure ?? 0) >= 0.5 && !appBound(t));
   if (animates && median !== null && median < 10 && slow.length && contended.length * 2 >= slow.length) {
     const worst = Math.max(...contended.map((t) => t.cpuPressure!));
@@ -558,7 +566,7 @@ export function slowLoadExcuse(st: StaticPerception): string | null {
   if (lt?.documentWaitMs !== undefined && lt.documentWaitMs * 2 >= st.loadMs) return `Cookie's server took ${lt.documentWaitMs} ms to answer the entry document`;
   const p = lt?.cpuPressure;
   if (p !== undefined && p >= 0.5) {
-    const own = (lt?.workMs ?? 0) * Math.max(1 / CONTENTION_STRETCH_BOUND, (1 - p) * 0.5);
+    const own = (lt?.workMs ?? 0) * contentionDiscount(p);
     if (own < SLOW_LOAD_MS) return `other work held this machine's CPUs through ${Math.round(p * 100)}% of the load, and the page's own work (${lt?.workMs ?? 0} ms) does not explain it`;
   }
   const machine = st.machineFrameRate?.fps;
