@@ -77,7 +77,7 @@
   };
   const startObserver = () => {
     try {
-      new MutationObserver((list) => { for (const m of list) if (!noop(m)) state.mutations++; })
+      new MutationObserver((list) => { let n = 0; for (const m of list) if (!noop(m)) n++; if (n) { state.mutations += n; state.lastMutationAt = nat.perf.now(); } })
         .observe(document, { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true });
     } catch (e) { /* ignore */ }
   };
@@ -902,6 +902,16 @@
     return 'value' in el ? String(el.value) : null;
   }
 
+  // elements that can change the picture with no DOM change, draw call or animation the probe counts: canvases
+  // (drawn from a worker), videos, frames, SMIL, marquees, images in formats that animate
+  function motionSources() {
+    try {
+      let n = document.querySelectorAll('canvas, video, iframe, frame, embed, object, marquee, animate, animateTransform, animateMotion, set, animateColor').length;
+      for (const img of document.images) if (/\.(gif|webp|apng)(?:[?#]|$)|^data:image\/(?:gif|webp|apng)/i.test(img.currentSrc || img.src || '')) n++;
+      return n;
+    } catch (e) { return 1; }
+  }
+
   function snapshot() {
     const a = document.activeElement;
     const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
@@ -914,7 +924,9 @@
         if (t && Number.isFinite(t.endTime)) finite++;
       }
     } catch (e) { /* old engine */ }
-    return { mutations: state.mutations, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), loadWorkMs: Math.round(frames.loadWorkMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
+    // how long the DOM has been quiet, ms (since the document started when it never changed)
+    const quietMs = Math.round(nat.perf.now() - (state.lastMutationAt || 0));
+    return { mutations: state.mutations, quietMs, draws: draws.n, animations: anims, settling: finite, external: external.length, frames: frames.count, longFrames: frames.long, longFrameMs: Math.round(frames.longMs), longFrameWorkMs: Math.round(frames.workMs), loadWorkMs: Math.round(frames.loadWorkMs), clicks: clicks.n, scrollX: Math.round(scrollX), scrollY: Math.round(scrollY), url: location.href,
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       // whether the focused element takes text (its caret blinks inside it; what is typed shows inside it)
       focusText: r ? !!(a.isContentEditable || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || (a.tagName === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(a.type))) : null,
@@ -922,7 +934,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

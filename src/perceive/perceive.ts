@@ -59,28 +59,74 @@ async function shoot(page: Page, file: string, evidenceDir: string, fullPage = f
 export const ENTRANCE_LIMIT_MS = 2000;
 /** Idle window between the two default-viewport screenshots, ms: animated share and frame timing. */
 export const IDLE_WINDOW_MS = 700;
+/**
+ * When a page that shows no sign of motion is checked in its idle window, ms after the window opened: a page
+ * still then (see {@link isStillSince}) ends its window there instead of at {@link IDLE_WINDOW_MS}.
+ */
+export const STILL_CHECK_MS = 250;
+
+/** The idle window's mid-point check: the probe's snapshot and its count of motion sources. */
+interface IdleCheck {
+  snap: FrameSnap & StillSnap;
+  sources: number;
+}
+
+/** The parts of the probe's snapshot that change when a page moves by itself. */
+export interface StillSnap {
+  mutations: number;
+  /** Canvas 2D and WebGL draw calls so far. */
+  draws?: number;
+  /** Running CSS and Web animations now (finite and infinite). */
+  animations?: number;
+  scrollX?: number;
+  scrollY?: number;
+}
+
+/**
+ * Whether a page did nothing that shows motion between two probe snapshots: no DOM change, no canvas draw
+ * call, no running animation at either, the same scroll, and no element that can move the picture without
+ * any of these (`sources`: canvas, video, frames, SMIL, marquee, animated images; probe `motionSources()`).
+ * A snapshot without a counter (an older probe) is never still. Used to end static perception's idle window
+ * early (issue 13); the window's screenshots still decide the animated share.
+ */
+export function isStillSince(a: StillSnap, b: StillSnap, sources: number): boolean {
+  if (sources !== 0 || a.draws === undefined || b.draws === undefined || a.animations === undefined || b.animations === undefined) return false;
+  return a.mutations === b.mutations && a.draws === b.draws && a.animations === 0 && b.animations === 0 && a.scrollX === b.scrollX && a.scrollY === b.scrollY;
+}
+
 /** Bound of the wait after a viewport change, ms (was a fixed 500 ms sleep). */
 export const RESIZE_LIMIT_MS = 500;
 
+/** How long the DOM must go unchanged to be settled, ms (Playwright's `networkidle` asks the same of the network). */
+export const QUIET_MS = 500;
+
 /**
- * Wait until the DOM has been quiet for 500 ms and `ready()` holds (or the limit passes, ms).
+ * Wait until the DOM has been quiet for {@link QUIET_MS} and `ready()` holds (or the limit passes, ms).
  * @returns true when quiet
  */
 async function waitForQuiet(page: Page, limitMs: number, ready: () => boolean = () => true): Promise<boolean> {
   const deadline = Date.now() + limitMs;
   let last = -1;
   let quietSince = Date.now();
+  let quietMs = 0;
+  let snapAt = Date.now();
   while (Date.now() < deadline) {
-    const snap = await evalIn<{ mutations: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
+    const snap = await evalIn<{ mutations: number; quietMs?: number }>(page, 'window.__cookieProbe.snapshot()', 3000).catch(() => null);
     if (!snap) return false;
     if (snap.mutations !== last) {
       last = snap.mutations;
       quietSince = Date.now();
-    } else if (Date.now() - quietSince >= 500 && ready()) return true;
-    await sleep(150);
+    }
+    // the probe times the quiet itself (since the DOM last changed, on the page's clock): a page whose last
+    // change came before the wait began has been quiet that long already
+    snapAt = Date.now();
+    quietMs = typeof snap.quietMs === 'number' && snap.quietMs >= 0 ? snap.quietMs : Date.now() - quietSince;
+    if (quietMs >= QUIET_MS && ready()) return true;
+    // ask again when the quiet would be complete (at most 150 ms on: a change restarts it)
+    await sleep(Math.min(150, Math.max(20, QUIET_MS - quietMs + 5)));
   }
   // the limit passed: quiet all the same when the DOM was (only `ready()` kept it waiting)
-  return last >= 0 && Date.now() - quietSince >= 500;
+  return last >= 0 && quietMs + (Date.now() - snapAt) >= QUIET_MS;
 }
 
 /**
@@ -226,17 +272,33 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     return png;
   }, 25_000, 'screenshot', null);
   if (!a.ok && (await stuck())) return result;
-  const f0 = await snapshot<FrameSnap>();
+  const f0 = await snapshot<FrameSnap & StillSnap>();
   const tf0 = Date.now();
   const stall0 = opts.cpuStall?.() ?? null;
   // the first screenshot is decoded while the window runs (Node would only wait)
   const imgA = a.value ? decodePng(a.value) : null;
-  await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
-  const f1 = await snapshot<FrameSnap>();
+  // a page with nothing that could move by itself (no DOM change, draw call or running animation since the
+  // first screenshot, and no canvas, video, frame, SMIL, marquee or animated image) ends its window early; a
+  // page that moved after all is watched through the whole window (issue 13: wait for what is needed)
+  await sleep(Math.max(0, STILL_CHECK_MS - (Date.now() - tf0)));
+  const fm = await evalIn<IdleCheck>(page, '({ snap: window.__cookieProbe.snapshot(), sources: window.__cookieProbe.motionSources() })', 3000).catch((e) => {
+    if (e instanceof StageTimeoutError) probeTimedOut = true;
+    return null;
+  });
+  if (await timedOutAndStuck()) return result;
+  const stillSoFar = !!(f0 && fm?.snap && typeof fm.sources === 'number' && isStillSince(f0, fm.snap, fm.sources));
+  if (!stillSoFar) await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
+  const f1 = stillSoFar ? fm!.snap : await snapshot<FrameSnap>();
   if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
   if (await timedOutAndStuck()) return result;
   const b = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
   if (imgA && b.value) result.animatedShare = Math.round(diffRatio(imgA, decodePng(b.value)) * 1000) / 1000;
+  if (stillSoFar && imgA && result.animatedShare > 0) {
+    // it moved in a way the probe does not see (a scroll, a stylesheet rule, an image): the rest of the window
+    await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
+    const b2 = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
+    if (b2.value) result.animatedShare = Math.max(result.animatedShare, Math.round(diffRatio(imgA, decodePng(b2.value)) * 1000) / 1000);
+  }
   const m1 = await snapshot<{ mutations: number }>();
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;
 
@@ -336,7 +398,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.axe');
   if (fits('axe-core', MIN_CAPTURE_MS)) {
-    const axe = await attempt(() => runAxe(page), 20_000, 'axe-core', null);
+    const axe = await attempt(async () => {
+      await injectAxe(page);
+      return runAxe(page);
+    }, 20_000, 'axe-core', null);
     if (axe.ok) result.axe = axe.value;
     else problems.push(`axe-core failed: ${axe.error}`);
   }
@@ -419,11 +484,15 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
   };
 }
 
-/** Run axe-core (injected from the npm package) for the rules the judge uses; violations only. */
-async function runAxe(page: Page): Promise<AxeFinding[]> {
+/** Add axe-core (from the npm package) to the page. @throws when the page does not take it within 10 s */
+async function injectAxe(page: Page): Promise<void> {
   axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // named, so an error thrown inside axe (a page that broke the built-ins it relies on) is Cookie's, not the app's
   await timebox(page.addScriptTag({ content: `${axeSource}\n//# sourceURL=${HARNESS_SCRIPT_PREFIX}axe.js` }), 10_000, 'inject axe');
+}
+
+/** Run axe-core ({@link injectAxe} first) for the rules the judge uses; violations only. */
+async function runAxe(page: Page): Promise<AxeFinding[]> {
   const rules = ['color-contrast', 'image-alt', 'button-name', 'link-name', 'label', 'document-title', 'html-has-lang', 'select-name'];
   const out = await evalIn<AxeFinding[]>(
     page,

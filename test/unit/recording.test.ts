@@ -22,6 +22,7 @@ function parts(over: { videoStop?: { ok: boolean; reason?: string }; unfreezeFai
     dispose: async () => void events.push('dispose'),
   };
   const video: VideoTrack = {
+    start: async () => void events.push('video.start'),
     resume: () => void events.push('video.resume'),
     pause: () => {
       events.push('video.pause');
@@ -44,7 +45,10 @@ describe('the recording: app clock, video and audio', () => {
     const rec = new Recording({ ...p, evidence: { video: null, videoNote: null, audio: null, freeze: true }, evidenceDir: tmpDir(), unresponsiveMs: 700 });
     await rec.run();
     await rec.pause();
-    expect(p.events).toEqual(['unfreeze(700)', 'video.resume', 'video.pause', 'freeze(700)']);
+    expect(p.events).toEqual(['video.start', 'unfreeze(700)', 'video.resume', 'video.pause', 'freeze(700)']);
+    // started once: the next run only unfreezes and records
+    await rec.run();
+    expect(p.events.slice(5)).toEqual(['unfreeze(700)', 'video.resume']);
     expect(rec.videoOffset()).toBe(1000);
     rec.pauseVideo();
     expect(p.events.at(-1)).toBe('video.pause');
@@ -55,6 +59,9 @@ describe('the recording: app clock, video and audio', () => {
     fs.writeFileSync(path.join(dir, 'video.mp4'), 'partial');
     const p = parts({ unfreezeFails: true });
     const rec = new Recording({ ...p, evidence: { video: null, videoNote: null, audio: null, freeze: true }, evidenceDir: dir, unresponsiveMs: 700 });
+    // the app ran once (the video started; the unfreeze failed)
+    await expect(rec.run()).rejects.toThrow('page hung');
+    p.events.length = 0;
     const ev = await rec.finish(false);
     expect(p.events).toEqual(['unfreeze(700)', 'video.pause', 'audio.stop(video)', 'video.stop', 'dispose']);
     expect(ev).toEqual({ video: null, videoNote: 'no video: the encoder died', audio: { captured: false, note: 'the page played no audio' }, freeze: true });
@@ -66,11 +73,24 @@ describe('the recording: app clock, video and audio', () => {
     fs.writeFileSync(path.join(dir, 'video.mp4'), 'not an mp4');
     const p = parts({ videoStop: { ok: true } });
     const rec = new Recording({ ...p, evidence: { video: null, videoNote: null, audio: null, freeze: true }, evidenceDir: dir, unresponsiveMs: 700 });
+    await rec.run();
+    p.events.length = 0;
     const ev = await rec.finish(true);
     expect(p.events).toEqual(['video.pause', 'video.stop', 'dispose']);
     expect(ev.audio).toEqual({ captured: false, note: 'audio could not be fetched: the page stopped answering' });
     expect(ev.video).toBeNull();
     expect(ev.videoNote).toBe('no video: ffprobe could not read the MP4');
+  });
+
+  it('a loop that took no step records no video: the video is never started or stopped, and the note says why', async () => {
+    const p = parts({ videoStop: { ok: true } });
+    const rec = new Recording({ ...p, evidence: { video: null, videoNote: null, audio: null, freeze: true }, evidenceDir: tmpDir(), unresponsiveMs: 700 });
+    await rec.pause();
+    const ev = await rec.finish(false);
+    expect(p.events).not.toContain('video.start');
+    expect(p.events).not.toContain('video.stop');
+    expect(ev.video).toBeNull();
+    expect(ev.videoNote).toBe('no video: the app never ran for an action (no step was taken)');
   });
 
   it('start with everything off: no freeze, a note why there is no video, no audio, and run/pause do nothing', async () => {

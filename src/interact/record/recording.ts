@@ -17,7 +17,7 @@ export interface FreezeControl {
 }
 
 /** The continuous video as the recording drives it ({@link VideoRecorder}); offsets in ms. */
-export type VideoTrack = Pick<VideoRecorder, 'resume' | 'pause' | 'offsetMs' | 'offsetAt' | 'stop' | 'repaints'>;
+export type VideoTrack = Pick<VideoRecorder, 'start' | 'resume' | 'pause' | 'offsetMs' | 'offsetAt' | 'stop' | 'repaints'>;
 
 /** The audio track as the recording drives it ({@link AudioRecorder}). */
 export interface AudioTrack {
@@ -59,9 +59,13 @@ export class Recording {
     },
   ) {}
 
+  /** Whether the video was started (the app ran for an action at least once). */
+  private videoStarted = false;
+
   /**
-   * Attach the freeze (a failure to attach leaves the app unfrozen, `freeze: false` in the evidence), start
-   * the video (`video.mp4` in the evidence folder; without ffmpeg, a note instead) and arm the audio.
+   * Attach the freeze (a failure to attach leaves the app unfrozen, `freeze: false` in the evidence), prepare
+   * the video (`video.mp4` in the evidence folder, started by the first {@link run}; without ffmpeg, a note
+   * instead) and arm the audio.
    * The app is left running; the first {@link pause} freezes it.
    */
   static async start(page: Page, log: EventLog, opts: RecordingOptions): Promise<Recording> {
@@ -72,8 +76,8 @@ export class Recording {
       if (!(await ffmpegAvailable())) evidence.videoNote = 'no video: ffmpeg is not installed or does not run';
       else {
         const vp = page.viewportSize() ?? { width: 1280, height: 800 };
+        // started when the app first runs for an action (run()): a loop that takes no step records no video
         video = new VideoRecorder(page, { file: path.join(opts.evidenceDir, 'video.mp4'), fps: opts.fps, width: vp.width, height: vp.height });
-        await video.start();
       }
     } else evidence.videoNote = 'no video: recording is switched off (recording.video: false)';
     const audio = opts.audio ? new AudioRecorder(page, log) : null;
@@ -83,6 +87,10 @@ export class Recording {
 
   /** The app runs and the video records. @throws StageTimeoutError when the page does not answer the unfreeze */
   async run(): Promise<void> {
+    if (this.parts.video && !this.videoStarted) {
+      this.videoStarted = true;
+      await this.parts.video.start();
+    }
     await this.parts.freezer?.unfreeze(this.parts.unresponsiveMs);
     this.parts.video?.resume();
   }
@@ -115,7 +123,8 @@ export class Recording {
     video?.pause();
     if (audio && !hung) evidence.audio = await audio.stop(evidenceDir, video);
     else if (audio) evidence.audio = { captured: false, note: 'audio could not be fetched: the page stopped answering' };
-    if (video) {
+    if (video && !this.videoStarted) evidence.videoNote = 'no video: the app never ran for an action (no step was taken)';
+    else if (video) {
       const r = await video.stop();
       const file = path.join(evidenceDir, 'video.mp4');
       if (r.ok) {

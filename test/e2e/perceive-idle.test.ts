@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../src/browser/launch.js';
+import { openAppSession } from '../../src/browser/session.js';
+import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
+import { IDLE_WINDOW_MS, isStillSince, perceive } from '../../src/perceive/perceive.js';
+import type { StaticPerception } from '../../src/types.js';
+import { defaultChromium } from '../../src/util/chromium.js';
+import { tmpDir } from '../helpers.js';
+
+// Static perception waits for what it needs, not for fixed times (issue 13): the DOM's quiet is timed by the
+// probe from the page's last change, and the idle window ends early only on a page with nothing that could move
+// by itself. Pages written the way LLMs write them; each assertion is about evidence, not about wall time.
+const page = (lang: string, title: string, style: string, body: string, script = '') =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>
+body{margin:0;font-family:system-ui,sans-serif;background:linear-gradient(135deg,#eef2ff,#fdf2f8);color:#1e293b}
+main{max-width:880px;margin:48px auto;padding:0 20px} .card{background:#fff;border-radius:16px;box-shadow:0 10px 30px rgba(0,0,0,.08);padding:24px;margin:16px 0;transition:transform .2s}
+.card:hover{transform:translateY(-4px)} button{background:#6366f1;color:#fff;border:0;border-radius:10px;padding:12px 20px;font-size:16px}
+${style}</style></head><body><main>${body}</main>${script ? `<script>${script}</script>` : ''}</body></html>`;
+
+const PAGES: Record<string, string> = {
+  // a pricing page: nothing moves until a user hovers
+  still: page('ja', '料金プラン', '', `<h1>シンプルな料金プラン</h1><div class="card"><h2>ベーシック</h2><p>月額 980 円。個人の方におすすめです。</p><button>今すぐ始める</button></div><div class="card"><h2>プロ</h2><p>月額 2,480 円。チームで使えます。</p><button>無料で試す</button></div>`),
+  // a flash sale whose countdown changes its text five times a second
+  countdown: page('en', 'Flash sale', '.big{font-size:160px;font-weight:800;margin:0}', '<h1>Flash sale</h1><div class="card"><p>Ends in</p><p class="big" id="t">10.0</p><button>Shop now</button></div>', `let n = 100; setInterval(() => { n = n > 0 ? n - 2 : 100; document.getElementById('t').textContent = (n / 10).toFixed(1); }, 200);`),
+  // a dashboard still "loading" behind an infinite CSS spinner
+  spinner: page('en', 'Analytics', '.spin{width:64px;height:64px;border:8px solid #e0e7ff;border-top-color:#6366f1;border-radius:50%;animation:r 1.7s linear infinite}@keyframes r{to{transform:rotate(360deg)}}', '<h1>Analytics</h1><div class="card"><div class="spin"></div><p>Fetching your numbers…</p></div>'),
+  // a sales chart drawn once on a canvas: still, but a canvas can change with no draw call the probe counts (a worker)
+  chart: page('de', 'Umsatz', 'canvas{width:100%;height:260px}', '<h1>Umsatz 2026</h1><div class="card"><canvas id="c" width="800" height="260"></canvas></div>', `const g = document.getElementById('c').getContext('2d'); [40, 90, 60, 140, 120, 180].forEach((v, i) => { g.fillStyle = '#6366f1'; g.fillRect(30 + i * 125, 240 - v, 80, v); });`),
+  // a hero whose stylesheet rule is rewritten every 60 ms (no DOM change, no animation, no draw call): the
+  // probe sees nothing, the window's screenshots do
+  cssom: page('fr', 'Aurore', '.hero{height:320px;border-radius:24px;background:hsl(200,80%,60%)}', '<h1>Aurore boréale</h1><div class="hero"></div><p>Une lumière qui danse.</p>', `const rule = [...document.styleSheets[0].cssRules].find((r) => r.selectorText === '.hero'); let h = 200; setInterval(() => { h = (h + 9) % 360; rule.style.setProperty('background', 'hsl(' + h + ',80%,60%)'); }, 60);`),
+  // a quiz that renders its first question 450 ms after load (a fake "loading" delay, common in LLM pages)
+  late: page('en', 'Capital quiz', '', '<h1>Capital quiz</h1><div id="q" class="card">Loading…</div>', `addEventListener('load', () => setTimeout(() => { document.getElementById('q').innerHTML = '<p>What is the capital of Australia?</p><button>Canberra</button><button>Sydney</button>'; }, 450));`),
+};
+
+let browser: Browser;
+let server: StaticServer;
+const perceived: Record<string, StaticPerception> = {};
+
+beforeAll(async () => {
+  const dir = tmpDir('cookie-idle-');
+  for (const [name, html] of Object.entries(PAGES)) fs.writeFileSync(path.join(dir, `${name}.html`), html);
+  server = await startStaticServer(dir);
+  browser = await launchBrowser(defaultChromium());
+  for (const name of Object.keys(PAGES)) {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 }, media: false });
+    try {
+      perceived[name] = await perceive(s, {
+        url: `${server.origin}/${name}.html`,
+        evidenceDir: tmpDir(`cookie-idle-${name}-`),
+        viewports: [{ width: 1280, height: 800 }],
+        defaultViewport: { width: 1280, height: 800 },
+        expectedLanguage: 'en',
+        timeouts: { navigation: 15_000, settle: 3000, unresponsive: 5000 },
+      });
+    } finally {
+      await s.close();
+    }
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('static perception waits for what it needs (issue 13)', () => {
+  it('a page with nothing that moves ends its idle window early, and shows no animation', () => {
+    const p = perceived.still!;
+    expect(p.settled).toBe(true);
+    expect(p.frameTiming?.windowMs).toBeLessThan(IDLE_WINDOW_MS);
+    expect(p.animatedShare).toBe(0);
+    expect(p.idleMutationsPerSec).toBe(0);
+  });
+
+  it('a page that changes its DOM, runs an animation or has a canvas is watched through the whole window', () => {
+    for (const name of ['countdown', 'spinner', 'chart']) expect(perceived[name]!.frameTiming?.windowMs, name).toBeGreaterThanOrEqual(IDLE_WINDOW_MS);
+    expect(perceived.countdown!.idleMutationsPerSec).toBeGreaterThan(0);
+    expect(perceived.countdown!.animatedShare).toBeGreaterThan(0);
+    expect(perceived.spinner!.animatedShare).toBeGreaterThan(0);
+    expect(perceived.chart!.animatedShare).toBe(0);
+  });
+
+  it('a page that moves in a way the probe does not see is caught by the window\'s screenshots', () => {
+    expect(perceived.cssom!.animatedShare).toBeGreaterThan(0.05);
+  });
+
+  it('the DOM\'s quiet restarts at a change after load: a question rendered 450 ms after load is what perception sees', () => {
+    const p = perceived.late!;
+    expect(p.settled).toBe(true);
+    expect(p.inventory?.textSample).toContain('capital of Australia');
+    expect(p.inventory?.interactive.map((e) => e.name)).toEqual(expect.arrayContaining(['Canberra', 'Sydney']));
+  });
+});
+
+describe('isStillSince: the idle window\'s test for a page that cannot have moved', () => {
+  const snap = { mutations: 4, draws: 0, animations: 0, scrollX: 0, scrollY: 0 };
+  it('still only with no change, draw call, running animation, scroll or motion source', () => {
+    expect(isStillSince(snap, { ...snap }, 0)).toBe(true);
+    expect(isStillSince(snap, { ...snap, mutations: 5 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, draws: 1 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, animations: 1 }, 0)).toBe(false);
+    expect(isStillSince({ ...snap, animations: 1 }, { ...snap, animations: 0 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, scrollY: 40 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap }, 1)).toBe(false);
+  });
+  it('a probe that does not count draws or animations is never taken for still', () => {
+    expect(isStillSince({ mutations: 1 }, { mutations: 1 }, 0)).toBe(false);
+  });
+});
