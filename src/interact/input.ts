@@ -48,6 +48,12 @@ export function planScroll(deltaY: number): number[] {
 }
 
 /**
+ * Time budget of each of a drag's two pointer travels, ms (a human drag across a screen takes well under a
+ * second; two travels, the press and the release fit a step's 5-s action limit with room for slow moves).
+ */
+export const DRAG_TRAVEL_BUDGET_MS = 1200;
+
+/**
  * Human-like input on a Playwright page (paper §4.1 Stage 2 "human-like input"; MACHINE.md): the pointer
  * travels along eased, slightly curved multi-step paths and pauses before pressing; typing has a
  * per-character cadence; keys are held for a duration (games poll key state per frame, PITFALLS.md);
@@ -59,6 +65,8 @@ export class HumanInput {
   private y = 400;
   /** Every pause taken, in order (ms). */
   readonly timings: number[] = [];
+  /** Pointer paths cut short by their time budget ({@link moveTo}). */
+  shortcuts = 0;
 
   constructor(
     private readonly page: Page,
@@ -70,9 +78,22 @@ export class HumanInput {
     await this.page.waitForTimeout(ms);
   }
 
-  /** Move the pointer to (x, y) px along a planned human path. */
-  async moveTo(x: number, y: number): Promise<void> {
-    for (const p of planPointerPath({ x: this.x, y: this.y }, { x, y }, this.rng)) {
+  /**
+   * Move the pointer to (x, y) px along a planned human path. A renderer that takes each move slowly (a busy
+   * canvas answering at 20 fps) would make the path last seconds: once `budgetMs` has passed, the rest of the
+   * path is one direct move to (x, y), so the travel ends at its target and no move is left running after it.
+   * `shortcuts` counts the paths cut this way.
+   */
+  async moveTo(x: number, y: number, budgetMs = Infinity): Promise<void> {
+    const start = Date.now();
+    const path = planPointerPath({ x: this.x, y: this.y }, { x, y }, this.rng);
+    for (let i = 0; i < path.length; i++) {
+      if (i > 0 && Date.now() - start > budgetMs) {
+        this.shortcuts++;
+        await this.page.mouse.move(x, y);
+        break;
+      }
+      const p = path[i]!;
       await this.page.mouse.move(p.x, p.y);
       await this.pause(p.delayMs);
     }
@@ -136,12 +157,17 @@ export class HumanInput {
     }
   }
 
-  /** Drag from one point to another: press, travel along a human path, release. */
+  /**
+   * Drag from one point to another: press, travel along a human path, release. Each of the two travels gets
+   * {@link DRAG_TRAVEL_BUDGET_MS} (see {@link moveTo}): on a renderer that answers each move slowly the drag
+   * still presses, moves, arrives and releases within its step, instead of timing out half-way with the
+   * button held.
+   */
   async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-    await this.moveTo(from.x, from.y);
+    await this.moveTo(from.x, from.y, DRAG_TRAVEL_BUDGET_MS);
     await this.page.mouse.down();
     await this.pause(this.rng.int(80, 160));
-    await this.moveTo(to.x, to.y);
+    await this.moveTo(to.x, to.y, DRAG_TRAVEL_BUDGET_MS);
     await this.pause(this.rng.int(40, 90));
     await this.page.mouse.up();
   }

@@ -323,7 +323,8 @@ export class StepRecorder {
    */
   private async movePointer(x: number, y: number): Promise<void> {
     try {
-      await timebox(this.input.moveTo(x, y), this.opts.unresponsiveMs, 'pointer move');
+      // the path is cut to one direct move after half the limit (a slow renderer), so none of it runs on after
+      await timebox(this.input.moveTo(x, y, this.opts.unresponsiveMs / 2), this.opts.unresponsiveMs, 'pointer move');
     } catch {
       await timebox(this.page.mouse.move(x, y), this.opts.unresponsiveMs * 2, 'pointer move');
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planPointerPath, planScroll, planTyping } from '../../src/interact/input.js';
+import type { Page } from 'playwright';
+import { DRAG_TRAVEL_BUDGET_MS, HumanInput, planPointerPath, planScroll, planTyping } from '../../src/interact/input.js';
 import { Rng, seedFor } from '../../src/common/random.js';
 
 describe('human-like input is seeded', () => {
@@ -32,5 +33,57 @@ describe('human-like input is seeded', () => {
     const s = planScroll(800);
     expect(s.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(795);
     expect(s[0]!).toBeGreaterThan(s[s.length - 1]!);
+  });
+});
+
+/** A page whose renderer acknowledges each pointer move after `moveMs` (a busy canvas at 1000 / moveMs fps). */
+function slowPointerPage(moveMs: number) {
+  const calls: string[] = [];
+  const page = {
+    mouse: {
+      move: async (x: number, y: number) => {
+        calls.push(`move ${x},${y}`);
+        if (moveMs) await new Promise((r) => setTimeout(r, moveMs));
+      },
+      down: async () => void calls.push('down'),
+      up: async () => void calls.push('up'),
+    },
+    waitForTimeout: async () => undefined,
+  };
+  return { page: page as unknown as Page, calls };
+}
+
+describe('a drag on a renderer that takes each move slowly (found on a busy particle canvas: the drag timed out at 5 s)', () => {
+  const from = { x: 100, y: 100 };
+  const to = { x: 1000, y: 500 };
+  const planned = planPointerPath(from, to, new Rng(5)).length;
+
+  it('presses, travels, arrives at its target and releases, cutting each travel to one direct move after its budget', async () => {
+    const { page, calls } = slowPointerPage(60);
+    const input = new HumanInput(page, new Rng(5));
+    await input.drag(from, to);
+    const down = calls.indexOf('down');
+    expect(down).toBeGreaterThan(0);
+    expect(calls.at(-1)).toBe('up');
+    expect(calls.at(-2)).toBe(`move ${to.x},${to.y}`);
+    // the travel while the button is held: bounded by its budget (work, not wall time: each move took ≥ 60 ms)
+    const held = calls.slice(down + 1, -1);
+    expect(held.length).toBeLessThanOrEqual(Math.ceil(DRAG_TRAVEL_BUDGET_MS / 60) + 2);
+    expect(held.length).toBeLessThan(planned);
+    expect(input.shortcuts).toBeGreaterThanOrEqual(1);
+    // nothing of the drag runs on after it returned
+    const n = calls.length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls.length).toBe(n);
+  });
+
+  it('on a renderer that keeps up, the whole human path is sent', async () => {
+    const { page, calls } = slowPointerPage(0);
+    const input = new HumanInput(page, new Rng(5));
+    await input.moveTo(from.x, from.y);
+    calls.length = 0;
+    await input.moveTo(to.x, to.y, DRAG_TRAVEL_BUDGET_MS);
+    expect(calls).toHaveLength(planned);
+    expect(input.shortcuts).toBe(0);
   });
 });
