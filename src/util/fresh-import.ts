@@ -1,5 +1,4 @@
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 
 /**
  * Import a user's TypeScript or JavaScript module (config or spec) afresh on every call, so watch mode
@@ -8,6 +7,8 @@ import { tsImport } from 'tsx/esm/api';
  */
 export async function freshImport(file: string): Promise<Record<string, unknown>> {
   guardExit(file);
+  // loaded on first use: a run with a YAML spec and no config never needs the TypeScript loader
+  const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(`${pathToFileURL(file).href}?t=${Date.now()}-${Math.random().toString(36).slice(2)}`, import.meta.url)) as Record<string, unknown>;
 }
 

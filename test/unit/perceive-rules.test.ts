@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
+
+// Static perception's rules that decide how long it watches a page (issue 13), as pure functions.
+describe('isStillSince: the idle window\'s test for a page that cannot have moved', () => {
+  const snap = { mutations: 4, draws: 0, animations: 0, scrollX: 0, scrollY: 0 };
+  it('still only with no change, draw call, running animation, scroll or motion source', () => {
+    expect(isStillSince(snap, { ...snap }, 0)).toBe(true);
+    expect(isStillSince(snap, { ...snap, mutations: 5 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, draws: 1 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, animations: 1 }, 0)).toBe(false);
+    expect(isStillSince({ ...snap, animations: 1 }, { ...snap, animations: 0 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap, scrollY: 40 }, 0)).toBe(false);
+    expect(isStillSince(snap, { ...snap }, 1)).toBe(false);
+  });
+  it('a probe that does not count draws or animations is never taken for still', () => {
+    expect(isStillSince({ mutations: 1 }, { mutations: 1 }, 0)).toBe(false);
+  });
+});
+
+describe('isDialogFlood: dialogs opened with no user input during static perception', () => {
+  it('a page that greets with an alert or two is not a flood, however long perception took', () => {
+    expect(isDialogFlood(1, 200)).toBe(false);
+    expect(isDialogFlood(3, 1000)).toBe(false);
+  });
+  it('an alert every 20 ms is a flood once 25 came, also when perception was quick; 101 always is', () => {
+    expect(isDialogFlood(40, 3000)).toBe(true);
+    expect(isDialogFlood(24, 1000)).toBe(false);
+    expect(isDialogFlood(30, 60_000)).toBe(false);
+    expect(isDialogFlood(101, 600_000)).toBe(true);
+  });
+});
