@@ -653,6 +653,11 @@ export interface TraceStep {
   error?: string;
   /** What a real pointer at the target's centre hit instead of it (issue 11: overlays swallowing clicks). */
   intercepted?: CoverInfo;
+  /**
+   * The pointer's human path was cut to one direct move once its time budget passed (a renderer that took each
+   * move slowly, e.g. a busy canvas): the input arrived where planned, with fewer intermediate moves.
+   */
+  pointerPathCut?: boolean;
   /** The invariant or careful-tester check this step serves, with its readings (issue 18). */
   check?: StepCheck;
   /**

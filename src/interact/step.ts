@@ -99,6 +99,7 @@ export class StepRecorder {
     let error: string | undefined;
     let box: Box | null = null;
     const started = Date.now();
+    const cutsBefore = this.input.shortcuts;
     const videoStart = clock.videoOffset();
     let intercepted: CoverInfo | undefined;
     // idle baseline (only on a page that animates by itself): a look right before the app runs for the
@@ -313,6 +314,7 @@ export class StepRecorder {
       outcome,
       ...(error ? { error } : {}),
       ...(intercepted ? { intercepted } : {}),
+      ...(this.input.shortcuts > cutsBefore ? { pointerPathCut: true } : {}),
       ...(check ? { check } : {}),
     };
   }

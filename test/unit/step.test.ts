@@ -22,7 +22,7 @@ interface AppState {
   parsed: boolean;
 }
 
-function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}, selfMutating = false) {
+function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog) => void = () => {}, selfMutating = false, slowRenderer = false) {
   const dir = tmpDir('cookie-step-');
   fs.mkdirSync(path.join(dir, 'screenshots'));
   const log = new EventLog();
@@ -47,7 +47,8 @@ function rig(over: Partial<StepOptions> = {}, onAct: (s: AppState, log: EventLog
       if (st === 'domcontentloaded') state.parsed = true;
     },
   });
-  const input = { aim: (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 }), moveTo: async () => {}, press: async () => act() } as unknown as HumanInput;
+  // a slow renderer: the pointer's path is cut short by its budget (HumanInput.moveTo counts it)
+  const input = { shortcuts: 0, aim: (b: { x: number; y: number; width: number; height: number }) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 }), moveTo: async function (this: { shortcuts: number }) { if (slowRenderer) this.shortcuts++; }, press: async () => act() } as unknown as HumanInput;
   const events: string[] = [];
   let offset = 0;
   const clock: StepClock = {
@@ -103,6 +104,14 @@ describe('step recorder: one action and its evidence', () => {
     expect(s.effect).toMatchObject({ kind: 'changed', why: 'text', screenChanged: true, domMutations: 5, textChanged: 3 }); // 'Count: 0' gone, 'Count: 1' and 'Milk' new
     expect(s.effect!.outsidePixelChange).toBeGreaterThan(0);
     expect(s.content).toEqual({ before: { elements: 20, textChars: 8 }, after: { elements: 20, textChars: 12 } });
+    expect(s.pointerPathCut).toBeUndefined();
+  });
+
+  it('a click whose pointer path a slow renderer cut short says so in the trace (the input was coarser than planned)', async () => {
+    const r = rig({}, (s) => void (s.clicks += 1), false, true);
+    const s = await r.recorder.record(0, clickAdd(), 10, [addButton]);
+    expect(s.outcome).toBe('ok');
+    expect(s.pointerPathCut).toBe(true);
   });
 
   it('a click that navigates the app (a GET form) is read once the new document is parsed, not from its first bytes (no false "destroyed itself")', async () => {
