@@ -436,6 +436,11 @@ export interface StaticPerception {
   /** DOM changes per second while nobody touches the page (clocks, tickers): the noise floor of DOM effects. */
   idleMutationsPerSec: number;
   /** Frames per second the page delivers while idle (a stalled main thread delivers few), and long (> 50 ms) frames. */
+  /**
+   * The idle window ended at its mid-point check because the page showed no sign of motion (perceive.ts
+   * `isStillSince`): `frameTiming` then covers that shorter window. Absent when the window ran in full.
+   */
+  idleWindowEndedEarly?: true;
   frameTiming?: FrameTiming;
   /**
    * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial

@@ -292,7 +292,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   });
   if (await timedOutAndStuck()) return result;
   const stillSoFar = !!(f0 && fm?.snap && typeof fm.sources === 'number' && isStillSince(f0, fm.snap, fm.sources)) && dialogCount(session) === dialogs0;
-  if (!stillSoFar) await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
+  if (stillSoFar) result.idleWindowEndedEarly = true;
+  else await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
   const f1 = stillSoFar ? fm!.snap : await snapshot<FrameSnap>();
   if (f0 && f1) result.frameTiming = frameTimingBetween(f0, f1, Date.now() - tf0, opts.cpuStall ? { from: stall0, to: opts.cpuStall() } : undefined);
   if (await timedOutAndStuck()) return result;
@@ -302,6 +303,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     // it moved in a way the probe does not see (a scroll, a stylesheet rule, an image): the rest of the window
     await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
     const b2 = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
+    delete result.idleWindowEndedEarly;
     if (b2.value) result.animatedShare = Math.max(result.animatedShare, Math.round(diffRatio(imgA, decodePng(b2.value)) * 1000) / 1000);
   }
   const m1 = await snapshot<{ mutations: number }>();
