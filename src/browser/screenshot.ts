@@ -8,8 +8,11 @@ import { timebox } from '../util/timebox.js';
 
 const sessions = new WeakMap<Page, Promise<CDPSession | null>>();
 
-/** One CDP session per page, opened on first use; null when the browser offers none (then Playwright's screenshot is used). */
-function sessionOf(page: Page): Promise<CDPSession | null> {
+/**
+ * The page's one CDP session, opened on first use (5-s limit) and shared by its screenshots and perception's
+ * axe-core injection; null when the browser offers none (callers then use Playwright's own calls).
+ */
+export function cdpSessionOf(page: Page): Promise<CDPSession | null> {
   let s = sessions.get(page);
   if (!s) {
     s = timebox(page.context().newCDPSession(page), 5000, 'CDP session').catch(() => null);
@@ -27,7 +30,7 @@ function sessionOf(page: Page): Promise<CDPSession | null> {
  * @throws when the page does not paint within the limit or is closed
  */
 export async function viewportPng(page: Page, timeoutMs: number, opts: { fast?: boolean } = {}): Promise<Buffer> {
-  const cdp = await sessionOf(page);
+  const cdp = await cdpSessionOf(page);
   if (cdp) {
     try {
       const { data } = await timebox(cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.fast ? { optimizeForSpeed: true } : {}) }), timeoutMs, 'screenshot');

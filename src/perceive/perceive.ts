@@ -9,7 +9,7 @@ import { attempt, sleep, timebox } from '../util/timebox.js';
 import { StageTimeoutError } from '../errors.js';
 import { span } from '../util/profile.js';
 import { waitForFrames, waitForStill } from '../browser/settle.js';
-import { viewportPng } from '../browser/screenshot.js';
+import { cdpSessionOf, viewportPng } from '../browser/screenshot.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
 import { checkLanguage } from '../common/language-check.js';
 
@@ -214,8 +214,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // still answers ({@link answers}: two windows, so a busy machine is not taken for a hung page) before starting
   // a capture that would only wait out its own limit on a page that hangs
   let probeTimedOut = false;
-  const snapshot = <T>(): Promise<T | null> =>
-    evalIn<T>(page, 'window.__cookieProbe.snapshot()', 3000).catch((e) => {
+  const snapshot = <T>(expression = 'window.__cookieProbe.snapshot()'): Promise<T | null> =>
+    evalIn<T>(page, expression, 3000).catch((e) => {
       if (e instanceof StageTimeoutError) probeTimedOut = true;
       return null;
     });
@@ -286,10 +286,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // first screenshot, and no canvas, video, frame, SMIL, marquee or animated image) ends its window early; a
   // page that moved after all is watched through the whole window (issue 13: wait for what is needed)
   await sleep(Math.max(0, STILL_CHECK_MS - (Date.now() - tf0)));
-  const fm = await evalIn<IdleCheck>(page, '({ snap: window.__cookieProbe.snapshot(), sources: window.__cookieProbe.motionSources() })', 3000).catch((e) => {
-    if (e instanceof StageTimeoutError) probeTimedOut = true;
-    return null;
-  });
+  const fm = await snapshot<IdleCheck>('({ snap: window.__cookieProbe.snapshot(), sources: window.__cookieProbe.motionSources() })');
   if (await timedOutAndStuck()) return result;
   const stillSoFar = !!(f0 && fm?.snap && typeof fm.sources === 'number' && isStillSince(f0, fm.snap, fm.sources)) && dialogCount(session) === dialogs0;
   if (stillSoFar) result.idleWindowEndedEarly = true;
@@ -496,7 +493,7 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
 }
 
 /**
- * Add axe-core (from the npm package) to the page's main world: evaluated over a CDP session (a quarter faster
+ * Add axe-core (from the npm package) to the page's main world: evaluated over the page's CDP session ({@link cdpSessionOf}) (a quarter faster
  * than a script tag for its 500 kB, and not refused by the page's Content-Security-Policy), or as a script tag
  * where the browser offers no CDP session. @throws when the page does not take it within 10 s
  */
@@ -504,14 +501,10 @@ async function injectAxe(page: Page): Promise<void> {
   axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // named, so an error thrown inside axe (a page that broke the built-ins it relies on) is Cookie's, not the app's
   const content = `${axeSource}\n//# sourceURL=${HARNESS_SCRIPT_PREFIX}axe.js`;
-  const cdp = await timebox(page.context().newCDPSession(page), 3000, 'CDP session').catch(() => null);
+  const cdp = await cdpSessionOf(page);
   if (!cdp) return void (await timebox(page.addScriptTag({ content }), 10_000, 'inject axe'));
-  try {
-    const r = (await timebox(cdp.send('Runtime.evaluate', { expression: content }), 10_000, 'inject axe')) as { exceptionDetails?: { text?: string; exception?: { description?: string } } };
-    if (r?.exceptionDetails) throw new Error(`axe-core did not load: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'an exception'}`.split('\n')[0]);
-  } finally {
-    void cdp.detach().catch(() => {});
-  }
+  const r = (await timebox(cdp.send('Runtime.evaluate', { expression: content }), 10_000, 'inject axe')) as { exceptionDetails?: { text?: string; exception?: { description?: string } } } | undefined;
+  if (r?.exceptionDetails) throw new Error(`axe-core did not load: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'an exception'}`.split('\n')[0]);
 }
 
 /** Run axe-core ({@link injectAxe} first) for the rules the judge uses; violations only. */
