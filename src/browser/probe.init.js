@@ -112,6 +112,52 @@
     new PerformanceObserver((list) => { for (const e of list.getEntries()) { frames.long++; frames.longMs += e.duration; const w = workOf(e); frames.workMs += w; if (beforeLoad(e)) frames.loadWorkMs += w; } }).observe({ type, buffered: true });
   } catch (e) { /* unsupported */ }
 
+  // ── timers the page keeps: a live interval, a timeout due soon or a frame loop can change the picture
+  // later even when nothing changed yet (a countdown ticking every 200 ms, checked 150 ms after its last
+  // tick). Only registrations are noted; callbacks are never wrapped (an app error's stack stays the app's).
+  // Playwright's clock, when installed, replaces these after the probe; its own timer list is read instead ──
+  const pending = { intervals: new Map(), timeouts: new Map(), frameAt: -1 };
+  try {
+    const setI = window.setInterval, clrI = window.clearInterval, setT = window.setTimeout, clrT = window.clearTimeout;
+    const rafNow = window.requestAnimationFrame;
+    window.setInterval = function (fn, ms) {
+      const id = setI.apply(this, arguments);
+      try { pending.intervals.set(id, Number(ms) || 0); } catch (e) { /* never break the app */ }
+      return id;
+    };
+    window.clearInterval = function (id) { pending.intervals.delete(id); pending.timeouts.delete(id); return clrI.apply(this, arguments); };
+    window.setTimeout = function (fn, ms) {
+      const id = setT.apply(this, arguments);
+      try {
+        const now = nat.perf.now();
+        if (pending.timeouts.size > 500) for (const [k, due] of pending.timeouts) if (due < now) pending.timeouts.delete(k);
+        pending.timeouts.set(id, now + (Number(ms) || 0));
+      } catch (e) { /* never break the app */ }
+      return id;
+    };
+    window.clearTimeout = function (id) { pending.timeouts.delete(id); pending.intervals.delete(id); return clrT.apply(this, arguments); };
+    window.requestAnimationFrame = function (cb) { pending.frameAt = nat.perf.now(); return rafNow.apply(this, arguments); };
+    nat.wrappedRaf = window.requestAnimationFrame;
+  } catch (e) { /* never break the app */ }
+  /** Timers that may change the page within `horizonMs`: intervals of at most 1 s, timeouts due by then, a frame loop. */
+  function pendingTimers(horizonMs) {
+    let n = 0;
+    try {
+      const c = window.__pwClock && window.__pwClock.controller;
+      if (c && c._timers && c._now) {
+        for (const t of c._timers.values()) {
+          if (t.type === 'Interval' ? t.delay <= 1000 : t.type === 'Timeout' ? t.callAt - c._now.ticks <= horizonMs : /AnimationFrame/.test(t.type)) n++;
+        }
+        return n;
+      }
+      const now = nat.perf.now();
+      for (const ms of pending.intervals.values()) if (ms <= 1000) n++;
+      for (const due of pending.timeouts.values()) if (due >= now - 50 && due <= now + horizonMs) n++;
+      if (pending.frameAt >= 0 && now - pending.frameAt < 100) n++;
+    } catch (e) { return 1; }
+    return n;
+  }
+
   // ── canvas draw calls (a page that redraws on its own animates, whatever it draws) ──
   const draws = { n: 0 };
   try {
@@ -461,7 +507,7 @@
       }
     } catch (e) { out.push('addEventListener'); }
     try {
-      if (window.requestAnimationFrame !== nat.raf && !/\[native code\]/.test(Function.prototype.toString.call(window.requestAnimationFrame))) {
+      if (window.requestAnimationFrame !== nat.raf && window.requestAnimationFrame !== nat.wrappedRaf && !/\[native code\]/.test(Function.prototype.toString.call(window.requestAnimationFrame))) {
         // a replaced frame clock: the page's own animation runs on it, the probe's counter does not
         let called = false;
         const id = window.requestAnimationFrame(() => { called = true; });
@@ -902,11 +948,12 @@
     return 'value' in el ? String(el.value) : null;
   }
 
-  // elements that can change the picture with no DOM change, draw call or animation the probe counts: canvases
-  // (drawn from a worker), videos, frames, SMIL, marquees, images in formats that animate
-  function motionSources() {
+  // what can change the picture with no DOM change, draw call or animation the probe has counted yet: timers
+  // due within `horizonMs` (see pendingTimers), canvases (drawn from a worker), videos, frames, SMIL,
+  // marquees, images in formats that animate
+  function motionSources(horizonMs) {
     try {
-      let n = document.querySelectorAll('canvas, video, iframe, frame, embed, object, marquee, animate, animateTransform, animateMotion, set, animateColor').length;
+      let n = pendingTimers(typeof horizonMs === 'number' ? horizonMs : 600) + document.querySelectorAll('canvas, video, iframe, frame, embed, object, marquee, animate, animateTransform, animateMotion, set, animateColor').length;
       for (const img of document.images) if (/\.(gif|webp|apng)(?:[?#]|$)|^data:image\/(?:gif|webp|apng)/i.test(img.currentSrc || img.src || '')) n++;
       return n;
     } catch (e) { return 1; }

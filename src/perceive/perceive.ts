@@ -89,7 +89,8 @@ export interface StillSnap {
 /**
  * Whether a page did nothing that shows motion between two probe snapshots: no DOM change, no canvas draw
  * call, no running animation at either, the same scroll, and no element that can move the picture without
- * any of these (`sources`: canvas, video, frames, SMIL, marquee, animated images; probe `motionSources()`).
+ * any of these (`sources`: timers due before the window would end — an interval of at most 1 s, a timeout, a
+ * frame loop —, canvas, video, frames, SMIL, marquee, animated images; probe `motionSources(horizonMs)`).
  * A snapshot without a counter (an older probe) is never still. Used to end static perception's idle window
  * early (issue 13); the window's screenshots still decide the animated share.
  */
@@ -286,7 +287,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // first screenshot, and no canvas, video, frame, SMIL, marquee or animated image) ends its window early; a
   // page that moved after all is watched through the whole window (issue 13: wait for what is needed)
   await sleep(Math.max(0, STILL_CHECK_MS - (Date.now() - tf0)));
-  const fm = await snapshot<IdleCheck>('({ snap: window.__cookieProbe.snapshot(), sources: window.__cookieProbe.motionSources() })');
+  const fm = await snapshot<IdleCheck>(`({ snap: window.__cookieProbe.snapshot(), sources: window.__cookieProbe.motionSources(${IDLE_WINDOW_MS - STILL_CHECK_MS}) })`);
   if (await timedOutAndStuck()) return result;
   const stillSoFar = !!(f0 && fm?.snap && typeof fm.sources === 'number' && isStillSince(f0, fm.snap, fm.sources)) && dialogCount(session) === dialogs0;
   if (stillSoFar) result.idleWindowEndedEarly = true;

@@ -35,11 +35,17 @@ const PAGES: Record<string, string> = {
   cssom: page('fr', 'Aurore', '.hero{height:320px;border-radius:24px;background:hsl(200,80%,60%)}', '<h1>Aurore boréale</h1><div class="hero"></div><p>Une lumière qui danse.</p>', `const rule = [...document.styleSheets[0].cssRules].find((r) => r.selectorText === '.hero'); let h = 200; setInterval(() => { h = (h + 9) % 360; rule.style.setProperty('background', 'hsl(' + h + ',80%,60%)'); }, 60);`),
   // a quiz that renders its first question 450 ms after load (a fake "loading" delay, common in LLM pages)
   late: page('en', 'Capital quiz', '', '<h1>Capital quiz</h1><div id="q" class="card">Loading…</div>', `addEventListener('load', () => setTimeout(() => { document.getElementById('q').innerHTML = '<p>What is the capital of Australia?</p><button>Canberra</button><button>Sydney</button>'; }, 450));`),
+  // a Pomodoro timer that counts down in half-second steps (a tick can fall after the window's mid-point check)
+  blink: page('es', 'Pomodoro', '.clock{font-size:120px;font-weight:700;font-variant-numeric:tabular-nums}', '<h1>Temporizador Pomodoro</h1><div class="card"><span class="clock" id="c">25:00.0</span><p>Concéntrate en una sola tarea.</p><button>Empezar</button></div>', `let t = 1500; setInterval(() => { t -= 0.5; document.getElementById('c').textContent = String(Math.floor(t / 60)).padStart(2, '0') + ':' + (t % 60).toFixed(1).padStart(4, '0'); }, 500);`),
+  // testimonials that rotate every 900 ms
+  slides: page('en', 'Reviews', '.quote{font-size:28px;font-style:italic}', '<h1>What our customers say</h1><div class="card"><p class="quote" id="q">“Fast and friendly.”</p></div>', `const q = ['“Fast and friendly.”', '“Best pizza in town!”', '“Delivered in 20 minutes.”']; let i = 0; setInterval(() => { i = (i + 1) % q.length; document.getElementById('q').textContent = q[i]; }, 900);`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
   csp: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self'"><title>Newsletter</title>
 <style>body{font-family:system-ui;margin:40px} .fine{color:#c8c8c8;font-size:13px}</style></head><body><h1>Join our newsletter</h1><p class="fine">We never share your e-mail address. Unsubscribe at any time.</p></body></html>`,
 };
 
+/** Pages whose motion is a timer. */
+const TIMED = ['countdown', 'blink', 'slides'];
 let browser: Browser;
 let server: StaticServer;
 const perceived: Record<string, StaticPerception> = {};
@@ -49,10 +55,12 @@ beforeAll(async () => {
   for (const [name, html] of Object.entries(PAGES)) fs.writeFileSync(path.join(dir, `${name}.html`), html);
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
-  for (const name of Object.keys(PAGES)) {
-    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 }, media: false });
+  // the timer pages also in a session with Playwright's clock installed (how a run with the freeze opens them)
+  const runs = [...Object.keys(PAGES).map((name) => ({ name, media: false })), ...[...TIMED, 'still'].map((name) => ({ name, media: true }))];
+  for (const { name, media } of runs) {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 }, media });
     try {
-      perceived[name] = await perceive(s, {
+      perceived[media ? `${name}+clock` : name] = await perceive(s, {
         url: `${server.origin}/${name}.html`,
         evidenceDir: tmpDir(`cookie-idle-${name}-`),
         viewports: [{ width: 1280, height: 800 }],
@@ -89,6 +97,19 @@ describe('static perception waits for what it needs (issue 13)', () => {
     expect(perceived.countdown!.animatedShare).toBeGreaterThan(0);
     expect(perceived.spinner!.animatedShare).toBeGreaterThan(0);
     expect(perceived.chart!.animatedShare).toBe(0);
+  });
+
+  it('a page with a live timer is watched through the whole window, whether or not a tick fell before the mid-point check, with and without Playwright\'s clock', () => {
+    for (const name of TIMED.flatMap((n) => [n, `${n}+clock`])) {
+      expect(perceived[name]!.idleWindowEndedEarly, name).toBeUndefined();
+      expect(perceived[name]!.frameTiming?.windowMs, name).toBeGreaterThanOrEqual(IDLE_WINDOW_MS);
+    }
+    // a tick every 500 ms always falls inside a 700-ms window, and each one shows a new time
+    expect(perceived.blink!.animatedShare).toBeGreaterThan(0);
+    expect(perceived['blink+clock']!.animatedShare).toBeGreaterThan(0);
+    // the still page ends early in a clock session too (the clock's own timers are not the page's)
+    expect(perceived['still+clock']!.idleWindowEndedEarly).toBe(true);
+    expect(perceived['still+clock']!.animatedShare).toBe(0);
   });
 
   it('a page that moves in a way the probe does not see is caught by the window\'s screenshots', () => {
