@@ -441,6 +441,18 @@ export interface StaticPerception {
    * `isStillSince`): `frameTiming` then covers that shorter window. Absent when the window ran in full.
    */
   idleWindowEndedEarly?: true;
+  /**
+   * The settle wait ended after 150 ms of quiet instead of 500 because nothing was left that could change the
+   * DOM — no timer due, frame loop, request in flight, WebSocket or worker (perceive.ts `canSettleEarly`).
+   * Absent when the page waited for the full quiet.
+   */
+  settledEarly?: true;
+  /**
+   * The full-page screenshot is the default viewport's screenshot: the page was still through the idle window
+   * and fits that viewport (no vertical scroll, no sideways overflow), so a full-page capture shows the same
+   * pixels. Absent when the full page was captured on its own.
+   */
+  fullPageIsViewport?: true;
   frameTiming?: FrameTiming;
   /**
    * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial

@@ -116,7 +116,7 @@
   // later even when nothing changed yet (a countdown ticking every 200 ms, checked 150 ms after its last
   // tick). Only registrations are noted; callbacks are never wrapped (an app error's stack stays the app's).
   // Playwright's clock, when installed, replaces these after the probe; its own timer list is read instead ──
-  const pending = { intervals: new Map(), timeouts: new Map(), frameAt: -1 };
+  const pending = { intervals: new Map(), timeouts: new Map(), frameAt: -1, idleAt: -1 };
   try {
     const setI = window.setInterval, clrI = window.clearInterval, setT = window.setTimeout, clrT = window.clearTimeout;
     const rafNow = window.requestAnimationFrame;
@@ -138,15 +138,20 @@
     window.clearTimeout = function (id) { pending.timeouts.delete(id); pending.intervals.delete(id); return clrT.apply(this, arguments); };
     window.requestAnimationFrame = function (cb) { pending.frameAt = nat.perf.now(); return rafNow.apply(this, arguments); };
     nat.wrappedRaf = window.requestAnimationFrame;
+    const ric = window.requestIdleCallback;
+    if (ric) window.requestIdleCallback = function () { pending.idleAt = nat.perf.now(); return ric.apply(this, arguments); };
   } catch (e) { /* never break the app */ }
-  /** Timers that may change the page within `horizonMs`: intervals of at most 1 s, timeouts due by then, a frame loop. */
+  /**
+   * Timers that may change the page within `horizonMs`: intervals of at most 1 s, timeouts due by then, a
+   * frame loop (a frame requested in the last 100 ms), an idle callback requested in the last `horizonMs`.
+   */
   function pendingTimers(horizonMs) {
     let n = 0;
     try {
       const c = window.__pwClock && window.__pwClock.controller;
       if (c && c._timers && c._now) {
         for (const t of c._timers.values()) {
-          if (t.type === 'Interval' ? t.delay <= 1000 : t.type === 'Timeout' ? t.callAt - c._now.ticks <= horizonMs : /AnimationFrame/.test(t.type)) n++;
+          if (t.type === 'Interval' ? t.delay <= 1000 : t.type === 'Timeout' ? t.callAt - c._now.ticks <= horizonMs : /AnimationFrame|IdleCallback/.test(t.type)) n++;
         }
         return n;
       }
@@ -154,6 +159,7 @@
       for (const ms of pending.intervals.values()) if (ms <= 1000) n++;
       for (const due of pending.timeouts.values()) if (due >= now - 50 && due <= now + horizonMs) n++;
       if (pending.frameAt >= 0 && now - pending.frameAt < 100) n++;
+      if (pending.idleAt >= 0 && now - pending.idleAt < horizonMs) n++;
     } catch (e) { return 1; }
     return n;
   }
@@ -981,7 +987,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, pendingTimers, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

@@ -15,13 +15,23 @@ import type { AgentPlugin, Judge } from '../plugins/api.js';
 import { BUILTIN_AGENTS } from '../plugins/builtin.js';
 import { copySources } from './sources.js';
 import { FixtureRunner, type EvaluationFixtures, type FixtureFn } from './fixtures.js';
-import { interact } from '../interact/loop.js';
 import { seedFor } from '../common/random.js';
-import { perceive } from '../perceive/perceive.js';
 import type { EnvironmentInfo, EvaluationResult, EvaluationTask, Evidence, Judgement, Reporter, Stage } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { errorMessage, timebox } from '../util/timebox.js';
 import { span, timed } from '../util/profile.js';
+
+let stageModules: Promise<[typeof import('../perceive/perceive.js'), typeof import('../interact/loop.js')]> | null = null;
+
+/**
+ * Load the evidence stages' modules (static perception, interaction: with them the language model, image
+ * decoding and recording). Imported on first use, not at start-up: a fully cached run never needs them, and
+ * a run that evaluates starts loading them while its browser launches (run.ts), when Node would only wait.
+ * Resolves once both are loaded; later calls return the same promise. @throws as a failed dynamic import
+ */
+export function loadStages(): Promise<[typeof import('../perceive/perceive.js'), typeof import('../interact/loop.js')]> {
+  return (stageModules ??= Promise.all([import('../perceive/perceive.js'), import('../interact/loop.js')]));
+}
 
 /** What one evaluation needs from the run. */
 export interface EvaluateContext {
@@ -202,6 +212,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 
     // perception keeps to its own budget (captures that no longer fit are skipped and recorded); the stage's
     // time box, 30 s beyond it, only catches a capture that ignores its own limit
+    const [{ perceive }, { interact }] = await loadStages();
     evidence.static = await stage('perceive', config.timeouts.perceive + 30_000, () =>
       perceive(session, {
         url,

@@ -15,6 +15,7 @@ import { ArtifactError, CookieError, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
 import { createJudge, createReporters, loadAgentPlugin } from '../plugins/load.js';
 import { resolveEntryPath } from '../plugins/paths.js';
+import { loadOfflineJudge } from '../plugins/builtin.js';
 import { discoverSpecs } from '../spec/discover.js';
 import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
@@ -22,7 +23,7 @@ import { generationInputs, prepareGenerated } from '../generate/spec.js';
 import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } from '../types.js';
 import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
-import { evaluate, meetsThresholds } from './evaluate.js';
+import { evaluate, loadStages, meetsThresholds } from './evaluate.js';
 import { runConfigHash } from './merge.js';
 import { ResultsStore } from './results-store.js';
 import { killAllCandidateProcesses } from '../deploy/processes.js';
@@ -364,17 +365,24 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     // asked while the browser launches: the fonts (fc-list) and whether ffmpeg runs (each recording reads the answer)
     const fonts = fontsFingerprint();
     if (config.recording.video) void ffmpegAvailable();
+    // the evidence stages and the offline judge load while the browser starts (Node would only wait): started
+    // just after the launch, so the browser's process is already on its way
+    const launched = remote ? null : pool.acquire();
+    await Promise.resolve();
+    const loading = Promise.all([loadStages(), ...(config.judge.kind === 'offline' ? [loadOfflineJudge()] : [])]);
+    loading.catch(() => {}); // awaited below, after the launch (whose failure is reported first)
     try {
       // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
       if (remote) environment = await describeEnvironment(await getBrowser(), config, true, fonts);
       else {
-        const lease = await pool.acquire();
+        const lease = await launched!;
         try {
           environment = await describeEnvironment(lease.browser, config, false, fonts);
         } finally {
           await lease.close();
         }
       }
+      await loading;
     } catch (e) {
       await reporter.onError((e as Error).message);
       return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };

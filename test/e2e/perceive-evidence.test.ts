@@ -39,6 +39,8 @@ const PAGES: Record<string, string> = {
   blink: page('es', 'Pomodoro', '.clock{font-size:120px;font-weight:700;font-variant-numeric:tabular-nums}', '<h1>Temporizador Pomodoro</h1><div class="card"><span class="clock" id="c">25:00.0</span><p>Concéntrate en una sola tarea.</p><button>Empezar</button></div>', `let t = 1500; setInterval(() => { t -= 0.5; document.getElementById('c').textContent = String(Math.floor(t / 60)).padStart(2, '0') + ':' + (t % 60).toFixed(1).padStart(4, '0'); }, 500);`),
   // testimonials that rotate every 900 ms
   slides: page('en', 'Reviews', '.quote{font-size:28px;font-style:italic}', '<h1>What our customers say</h1><div class="card"><p class="quote" id="q">“Fast and friendly.”</p></div>', `const q = ['“Fast and friendly.”', '“Best pizza in town!”', '“Delivered in 20 minutes.”']; let i = 0; setInterval(() => { i = (i + 1) % q.length; document.getElementById('q').textContent = q[i]; }, 900);`),
+  // a long article: still, but taller than the viewport
+  long: page('it', 'Ricette', 'p{line-height:1.7}', `<h1>Ricette della nonna</h1>${Array.from({ length: 14 }, (_, i) => `<div class="card"><h2>Ricetta ${i + 1}</h2><p>Un classico della cucina italiana: pochi ingredienti, tanta pazienza e un filo d'olio extravergine.</p></div>`).join('')}`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
   csp: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self'"><title>Newsletter</title>
 <style>body{font-family:system-ui;margin:40px} .fine{color:#c8c8c8;font-size:13px}</style></head><body><h1>Join our newsletter</h1><p class="fine">We never share your e-mail address. Unsubscribe at any time.</p></body></html>`,
@@ -49,6 +51,7 @@ const TIMED = ['countdown', 'blink', 'slides'];
 let browser: Browser;
 let server: StaticServer;
 const perceived: Record<string, StaticPerception> = {};
+const dirs: Record<string, string> = {};
 
 beforeAll(async () => {
   const dir = tmpDir('cookie-idle-');
@@ -60,9 +63,11 @@ beforeAll(async () => {
   for (const { name, media } of runs) {
     const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 }, media });
     try {
-      perceived[media ? `${name}+clock` : name] = await perceive(s, {
+      const key = media ? `${name}+clock` : name;
+      dirs[key] = tmpDir(`cookie-idle-${name}-`);
+      perceived[key] = await perceive(s, {
         url: `${server.origin}/${name}.html`,
-        evidenceDir: tmpDir(`cookie-idle-${name}-`),
+        evidenceDir: dirs[key],
         viewports: [{ width: 1280, height: 800 }],
         defaultViewport: { width: 1280, height: 800 },
         expectedLanguage: 'en',
@@ -86,6 +91,20 @@ describe('static perception waits for what it needs (issue 13)', () => {
     expect(p.idleWindowEndedEarly).toBe(true);
     expect(p.animatedShare).toBe(0);
     expect(p.idleMutationsPerSec).toBe(0);
+    // nothing pending after load: settled after the short quiet; it fits 1280 × 800, so its full page is the
+    // viewport screenshot (the same bytes)
+    expect(p.settledEarly).toBe(true);
+    expect(p.fullPageIsViewport).toBe(true);
+    expect(fs.readFileSync(path.join(dirs.still!, p.fullPageScreenshot!)).equals(fs.readFileSync(path.join(dirs.still!, 'screenshots/viewport-1280.png')))).toBe(true);
+  });
+
+  it('a page with a timer due, a frame loop or a canvas that moves waits for the full quiet, and a page taller than the viewport gets its own full-page capture', () => {
+    for (const name of ['countdown', 'blink', 'slides', 'cssom']) expect(perceived[name]!.settledEarly, name).toBeUndefined();
+    expect(perceived.long!.settledEarly).toBe(true);
+    expect(perceived.long!.fullPageIsViewport).toBeUndefined();
+    expect(perceived.long!.fullPageScreenshot).toBe('screenshots/fullpage.png');
+    expect(fs.readFileSync(path.join(dirs.long!, 'screenshots/fullpage.png')).length).not.toBe(fs.readFileSync(path.join(dirs.long!, 'screenshots/viewport-1280.png')).length);
+    expect(perceived.chart!.fullPageIsViewport).toBeUndefined();
   });
 
   it('a page that changes its DOM, runs an animation or has a canvas is watched through the whole window', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
+import { canSettleEarly, EARLY_QUIET_MS, isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
 
 // Static perception's rules that decide how long it watches a page (issue 13), as pure functions.
 describe('isStillSince: the idle window\'s test for a page that cannot have moved', () => {
@@ -28,5 +28,21 @@ describe('isDialogFlood: dialogs opened with no user input during static percept
     expect(isDialogFlood(24, 1000)).toBe(false);
     expect(isDialogFlood(30, 60_000)).toBe(false);
     expect(isDialogFlood(101, 600_000)).toBe(true);
+  });
+});
+
+describe('canSettleEarly: the settle wait\'s test for a page with nothing left that could change its DOM', () => {
+  const quiet = { quietMs: EARLY_QUIET_MS, timers: 0, complete: true, inFlight: 0, openSockets: 0, netQuietMs: EARLY_QUIET_MS, workers: 0 };
+  it('settled after 150 ms only when the DOM and the network were quiet that long and nothing is pending', () => {
+    expect(canSettleEarly(quiet)).toBe(true);
+    expect(canSettleEarly({ ...quiet, quietMs: EARLY_QUIET_MS - 1 })).toBe(false);
+    expect(canSettleEarly({ ...quiet, netQuietMs: EARLY_QUIET_MS - 1 })).toBe(false);
+  });
+  it('anything that could still change the DOM keeps the full wait: a timer, a request, a socket, a worker, a document still loading', () => {
+    expect(canSettleEarly({ ...quiet, timers: 1 })).toBe(false);
+    expect(canSettleEarly({ ...quiet, inFlight: 1 })).toBe(false);
+    expect(canSettleEarly({ ...quiet, openSockets: 1 })).toBe(false);
+    expect(canSettleEarly({ ...quiet, workers: 1 })).toBe(false);
+    expect(canSettleEarly({ ...quiet, complete: false })).toBe(false);
   });
 });
