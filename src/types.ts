@@ -442,7 +442,7 @@ export interface StaticPerception {
    */
   idleWindowEndedEarly?: true;
   /**
-   * The settle wait ended after 150 ms of quiet instead of 500 because nothing was left that could change the
+   * The settle wait ended after 100 ms of quiet instead of 500 because nothing was left that could change the
    * DOM — no timer due, frame loop, request in flight, WebSocket or worker (perceive.ts `canSettleEarly`).
    * Absent when the page waited for the full quiet.
    */
@@ -453,6 +453,11 @@ export interface StaticPerception {
    * pixels. Absent when the full page was captured on its own.
    */
   fullPageIsViewport?: true;
+  /**
+   * How many timeouts the page set for its first 3 s (perceive.ts `LOOK_AFTER_LOAD_MS`: a splash screen, a
+   * "loading" delay) perception waited for before its captures, each followed by the quiet again. Absent: none.
+   */
+  waitedForTimers?: number;
   frameTiming?: FrameTiming;
   /**
    * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial

@@ -164,6 +164,21 @@
     return n;
   }
 
+  /** ms until the page's earliest pending timeout (of at least 0), or null when none is due within `horizonMs`. */
+  function nextTimeoutIn(horizonMs) {
+    let best = null;
+    try {
+      const c = window.__pwClock && window.__pwClock.controller;
+      if (c && c._timers && c._now) {
+        for (const t of c._timers.values()) if (t.type === 'Timeout') { const d = Math.max(0, t.callAt - c._now.ticks); if (d <= horizonMs && (best === null || d < best)) best = d; }
+        return best;
+      }
+      const now = nat.perf.now();
+      for (const due of pending.timeouts.values()) { const d = due - now; if (d >= -50 && d <= horizonMs) { const x = Math.max(0, d); if (best === null || x < best) best = x; } }
+    } catch (e) { return null; }
+    return best;
+  }
+
   // ── canvas draw calls (a page that redraws on its own animates, whatever it draws) ──
   const draws = { n: 0 };
   try {
@@ -987,7 +1002,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, pendingTimers, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, pendingTimers, nextTimeoutIn, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

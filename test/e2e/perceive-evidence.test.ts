@@ -39,6 +39,8 @@ const PAGES: Record<string, string> = {
   blink: page('es', 'Pomodoro', '.clock{font-size:120px;font-weight:700;font-variant-numeric:tabular-nums}', '<h1>Temporizador Pomodoro</h1><div class="card"><span class="clock" id="c">25:00.0</span><p>Concéntrate en una sola tarea.</p><button>Empezar</button></div>', `let t = 1500; setInterval(() => { t -= 0.5; document.getElementById('c').textContent = String(Math.floor(t / 60)).padStart(2, '0') + ':' + (t % 60).toFixed(1).padStart(4, '0'); }, 500);`),
   // testimonials that rotate every 900 ms
   slides: page('en', 'Reviews', '.quote{font-size:28px;font-style:italic}', '<h1>What our customers say</h1><div class="card"><p class="quote" id="q">“Fast and friendly.”</p></div>', `const q = ['“Fast and friendly.”', '“Best pizza in town!”', '“Delivered in 20 minutes.”']; let i = 0; setInterval(() => { i = (i + 1) % q.length; document.getElementById('q').textContent = q[i]; }, 900);`),
+  // a recipe app behind a splash screen that fades out 1.2 s after load (a pattern LLM pages love)
+  splash: page('pt', 'Receitas', '#splash{position:fixed;inset:0;background:#6366f1;color:#fff;display:flex;align-items:center;justify-content:center;font-size:40px;transition:opacity .3s}', '<div id="splash">A carregar…</div><h1>Receitas rápidas</h1><div class="card"><h2>Bolo de caneca</h2><p>Pronto em cinco minutos no micro-ondas.</p><button>Ver receita</button></div>', `setTimeout(() => { const s = document.getElementById('splash'); s.style.opacity = '0'; setTimeout(() => s.remove(), 300); }, 1200);`),
   // a long article: still, but taller than the viewport
   long: page('it', 'Ricette', 'p{line-height:1.7}', `<h1>Ricette della nonna</h1>${Array.from({ length: 14 }, (_, i) => `<div class="card"><h2>Ricetta ${i + 1}</h2><p>Un classico della cucina italiana: pochi ingredienti, tanta pazienza e un filo d'olio extravergine.</p></div>`).join('')}`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
@@ -96,6 +98,16 @@ describe('static perception waits for what it needs (issue 13)', () => {
     expect(p.settledEarly).toBe(true);
     expect(p.fullPageIsViewport).toBe(true);
     expect(fs.readFileSync(path.join(dirs.still!, p.fullPageScreenshot!)).equals(fs.readFileSync(path.join(dirs.still!, 'screenshots/viewport-1280.png')))).toBe(true);
+  });
+
+  it('a splash screen the page hides 1.2 s after load is gone before the captures: perception waits for the timeouts due in the first seconds', () => {
+    const p = perceived.splash!;
+    expect(p.waitedForTimers).toBeGreaterThanOrEqual(1);
+    expect(p.inventory?.textSample).toContain('Bolo de caneca');
+    expect(p.inventory?.textSample).not.toContain('A carregar');
+    // a page with no timeout pending waits for none
+    expect(perceived.still!.waitedForTimers).toBeUndefined();
+    expect(perceived.long!.waitedForTimers).toBeUndefined();
   });
 
   it('a page with a timer due, a frame loop or a canvas that moves waits for the full quiet, and a page taller than the viewport gets its own full-page capture', () => {

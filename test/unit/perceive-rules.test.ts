@@ -33,7 +33,7 @@ describe('isDialogFlood: dialogs opened with no user input during static percept
 
 describe('canSettleEarly: the settle wait\'s test for a page with nothing left that could change its DOM', () => {
   const quiet = { quietMs: EARLY_QUIET_MS, timers: 0, complete: true, inFlight: 0, openSockets: 0, netQuietMs: EARLY_QUIET_MS, workers: 0 };
-  it('settled after 150 ms only when the DOM and the network were quiet that long and nothing is pending', () => {
+  it('settled early (100 ms) only when the DOM and the network were quiet that long and nothing is pending', () => {
     expect(canSettleEarly(quiet)).toBe(true);
     expect(canSettleEarly({ ...quiet, quietMs: EARLY_QUIET_MS - 1 })).toBe(false);
     expect(canSettleEarly({ ...quiet, netQuietMs: EARLY_QUIET_MS - 1 })).toBe(false);
