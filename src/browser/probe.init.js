@@ -217,8 +217,12 @@
 
   function visible(el, cs) {
     cs = cs || gcs(el);
+    return parseFloat(cs.opacity) !== 0 && rendered(el, cs);
+  }
+  /** Laid out with a box a user could see but for its opacity (a tooltip before it fades in, a cursor mid-blink). */
+  function rendered(el, cs) {
+    cs = cs || gcs(el);
     if (cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse') return false;
-    if (parseFloat(cs.opacity) === 0) return false;
     // the content of a closed <details> (all but its summary) is not rendered, though it may still report a box
     const closed = el.closest ? el.closest('details:not([open])') : null;
     if (closed && closed !== el) {
@@ -547,7 +551,15 @@
     for (let i = 0; i < all.length && n < 3000; i++) {
       const el = all[i];
       const cs = gcs(el);
-      if (!visible(el, cs)) continue;
+      if (!visible(el, cs)) {
+        // a transparent element with a box is a fade's start (a tooltip, a toast) or a blink's off phase: the
+        // transition or animation it carries is seen when it shows (counted whatever the phase at this moment)
+        if (parseFloat(cs.opacity) === 0 && rendered(el, cs)) {
+          if (cs.transitionDuration.split(',').some((d) => parseFloat(d) > 0)) transitions++;
+          if (cs.animationName !== 'none') animated++;
+        }
+        continue;
+      }
       n++;
       fonts.add(cs.fontFamily.split(',')[0].replace(/["']/g, '').trim());
       if (el.childNodes.length && [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) { colors.add(cs.color); sizes.add(Math.round(parseFloat(cs.fontSize))); }

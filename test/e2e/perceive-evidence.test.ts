@@ -41,6 +41,9 @@ const PAGES: Record<string, string> = {
   slides: page('en', 'Reviews', '.quote{font-size:28px;font-style:italic}', '<h1>What our customers say</h1><div class="card"><p class="quote" id="q">“Fast and friendly.”</p></div>', `const q = ['“Fast and friendly.”', '“Best pizza in town!”', '“Delivered in 20 minutes.”']; let i = 0; setInterval(() => { i = (i + 1) % q.length; document.getElementById('q').textContent = q[i]; }, 900);`),
   // a recipe app behind a splash screen that fades out 1.2 s after load (a pattern LLM pages love)
   splash: page('pt', 'Receitas', '#splash{position:fixed;inset:0;background:#6366f1;color:#fff;display:flex;align-items:center;justify-content:center;font-size:40px;transition:opacity .3s}', '<div id="splash">A carregar…</div><h1>Receitas rápidas</h1><div class="card"><h2>Bolo de caneca</h2><p>Pronto em cinco minutos no micro-ondas.</p><button>Ver receita</button></div>', `setTimeout(() => { const s = document.getElementById('splash'); s.style.opacity = '0'; setTimeout(() => s.remove(), 300); }, 1200);`),
+  // a developer landing page: its only motion is a tooltip that fades in on hover and a terminal cursor that
+  // blinks (step-end: transparent half the time); neither may be missed for the phase it is in at the count
+  tooltip: page('en', 'DevKit', '.tip{opacity:0;transition:opacity .16s linear}.btn:hover+.tip{opacity:1}.cur{display:inline-block;width:10px;height:14px;border:2px solid #111;opacity:0;animation:blink 1s step-end infinite;animation-play-state:paused}@keyframes blink{50%{opacity:1}}', '<h1>DevKit<span class="cur"></span></h1><div class="card"><button class="btn">Install</button><span class="tip">npm i devkit</span> <button>Docs</button> <button>GitHub</button></div>'),
   // a long article: still, but taller than the viewport
   long: page('it', 'Ricette', 'p{line-height:1.7}', `<h1>Ricette della nonna</h1>${Array.from({ length: 14 }, (_, i) => `<div class="card"><h2>Ricetta ${i + 1}</h2><p>Un classico della cucina italiana: pochi ingredienti, tanta pazienza e un filo d'olio extravergine.</p></div>`).join('')}`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
@@ -108,6 +111,12 @@ describe('static perception waits for what it needs (issue 13)', () => {
     // a page with no timeout pending waits for none
     expect(perceived.still!.waitedForTimers).toBeUndefined();
     expect(perceived.long!.waitedForTimers).toBeUndefined();
+  });
+
+  it('a transition or animation on a transparent element (a tooltip before it fades in, a cursor mid-blink) is counted', () => {
+    const style = perceived.tooltip!.inventory!.style;
+    expect(style.transitionElements).toBeGreaterThanOrEqual(1);
+    expect(style.animatedElements).toBeGreaterThanOrEqual(1);
   });
 
   it('a page with a timer due, a frame loop or a canvas that moves waits for the full quiet, and a page taller than the viewport gets its own full-page capture', () => {
