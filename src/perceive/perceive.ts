@@ -219,6 +219,11 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // the load time is the navigation's alone (the calibration above is Cookie's), with the CPU pressure over it
   // the page's requests, sockets and their timing from the navigation on (read by the settle wait)
   const net = trackNetwork(page);
+  // every return before the tracker's last use (the wait for the page's first timers) goes through here
+  const finishNet = () => {
+    net.dispose();
+    return result;
+  };
   const navStart = Date.now();
   const navStall = opts.cpuStall?.() ?? null;
   const nav = await attempt(() => page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeouts.navigation }), opts.timeouts.navigation + 2000, 'navigation', null);
@@ -229,16 +234,14 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   else if (nav.value && nav.value.status() >= 400) problems.push(`entry document answered HTTP ${nav.value.status()}`);
 
   if (session.log.crashed) {
-    net.dispose();
     result.unresponsive = true;
     problems.push('the page crashed (its renderer process died)');
-    return result;
+    return finishNet();
   }
   if (!(await answers(page, opts.timeouts.unresponsive))) {
-    net.dispose();
     result.unresponsive = true;
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
-    return result;
+    return finishNet();
   }
 
   // a page can hang or flood dialogs after it loaded: check after every capture that timed out, and stop
@@ -298,11 +301,6 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const settle = await waitForQuiet(page, Math.max(1000, opts.timeouts.settle - (Date.now() - settleStart)), () => networkIdle, early);
   decidedEarly = settle.early;
   if (!decidedEarly) await network;
-  // (the tracker stays on through the wait for the page's first timers below)
-  const finishNet = () => {
-    net.dispose();
-    return result;
-  };
   const quiet = settle.quiet;
   if (decidedEarly) result.settledEarly = true;
   result.settled = nav.ok && quiet;
@@ -329,7 +327,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     const left = loadedAt + LOOK_AFTER_LOAD_MS - Date.now();
     if (left <= 0) break;
     const due = await snapshot<number | null>(`window.__cookieProbe.nextTimeoutIn(${Math.round(left)})`);
-    if (due === null || typeof due !== 'number') {
+    if (typeof due !== 'number') {
       if (await timedOutAndStuck()) return finishNet();
       break;
     }
