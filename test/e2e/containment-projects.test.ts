@@ -154,7 +154,10 @@ describe('project containment (issue 19 points 1–3)', () => {
       'hostile/evil-git': evilGit,
       'hostile/build.js': hostileBuild(dir, marker),
       's.cookie.yaml': spec(['evilgit', 'tarball', 'locked', 'hostile']),
-      'cookie.config.ts': 'export default { agent: { steps: 2 }, concurrency: 2, recording: { video: false, audio: false } };\n',
+      // an npm cache of its own: with the shared one, a packument cached by an earlier run whose fake registry
+      // had the same port is taken without asking (Cookie installs with --prefer-offline), and the registry
+      // sees no request (a CI run failed on `hits.registry` so)
+      'cookie.config.ts': `export default { agent: { steps: 2 }, concurrency: 2, recording: { video: false, audio: false }, npmCache: ${JSON.stringify(path.join(base, 'npm-cache'))} };\n`,
     });
     fs.chmodSync(path.join(dir, 'evilgit', 'evil-git'), 0o755);
     fs.chmodSync(path.join(dir, 'hostile', 'evil-git'), 0o755);
