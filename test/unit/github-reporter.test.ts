@@ -24,7 +24,7 @@ describe('github reporter', () => {
     const ev = evidence({ deploy: { url: 'http://127.0.0.1:41234/buggy.html', port: 41234, root: ws, entry: 'buggy.html', mode: 'html' } }, [click('Add task', false, { pageErrors: [thrown] })]);
     fs.mkdirSync(path.join(out, 'evidence', 'todo', 'buggy'), { recursive: true });
     fs.writeFileSync(path.join(out, 'evidence', 'todo', 'buggy', 'evidence.json'), JSON.stringify(ev));
-    const d: Defect = { code: 'error-on-use', severity: 'major', dimension: 'functionality', title: 'Error when using button "Add task"', detail: thrown.text, rubricItem: '3', deduction: 1, phase: 'interaction', evidence: { step: 0, excerpt: thrown.text } };
+    const d: Defect = { code: 'error-on-use', severity: 'major', dimension: 'functionality', title: 'Error when using button "Add task"', detail: thrown.text, rubricItem: '3', deduction: 1, phase: 'interaction', evidence: { step: ev.interaction!.steps[0]!.index, excerpt: thrown.text } };
     const run: RunResults = {
       schemaVersion: 1, cookieVersion: '0', browserVersion: '0', startedAt: '', finishedAt: '', config: {}, environment: null,
       evaluations: [
