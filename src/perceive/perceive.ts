@@ -11,7 +11,7 @@ import { span } from '../util/profile.js';
 import { waitForFrames, waitForStill } from '../browser/settle.js';
 import { cdpSessionOf, viewportPng } from '../browser/screenshot.js';
 import { trackNetwork } from '../browser/network-quiet.js';
-import { blankCheck, colourStats, contentShare, decodePng, diffRatio } from './image.js';
+import { blankCheck, colourStats, contentShare, decodePng, diffRatio, type Rgba } from './image.js';
 import { checkLanguage } from '../common/language-check.js';
 
 const require = createRequire(import.meta.url);
@@ -143,7 +143,19 @@ export interface SettleState {
  * WebSocket, no worker. Any doubt keeps the full wait (issue 13: wait for what is needed, not less).
  */
 export function canSettleEarly(s: SettleState): boolean {
-  return s.quietMs >= EARLY_QUIET_MS && s.netQuietMs >= EARLY_QUIET_MS && s.complete && s.timers === 0 && s.inFlight === 0 && s.openSockets === 0 && s.workers === 0;
+  return earlySettleInMs(s) === 0;
+}
+
+/**
+ * How long until {@link canSettleEarly} holds if nothing changes, ms: 0 when it holds now; the time the DOM's
+ * or the network's quiet still needs to reach {@link EARLY_QUIET_MS} when only time is missing; null when
+ * something else keeps the page from settling early (a timer, a request, a socket, a worker, a document
+ * still loading). The settle wait asks again at that moment instead of at its next regular poll (issue 13:
+ * a still page's document request ends a few ms after its load, and a fixed 150-ms poll then overshot).
+ */
+export function earlySettleInMs(s: SettleState): number | null {
+  if (!s.complete || s.timers !== 0 || s.inFlight !== 0 || s.openSockets !== 0 || s.workers !== 0) return null;
+  return Math.max(0, EARLY_QUIET_MS - s.quietMs, EARLY_QUIET_MS - s.netQuietMs);
 }
 
 /**
@@ -152,7 +164,7 @@ export function canSettleEarly(s: SettleState): boolean {
  * limit passes (ms).
  * @returns `quiet` true when quiet; `early` true when it ended at the early check
  */
-async function waitForQuiet(page: Page, limitMs: number, ready: () => boolean = () => true, early?: (snap: { quietMs: number; timers: number; complete: boolean }) => boolean): Promise<{ quiet: boolean; early: boolean }> {
+async function waitForQuiet(page: Page, limitMs: number, ready: () => boolean = () => true, early?: (snap: { quietMs: number; timers: number; complete: boolean }) => number | null): Promise<{ quiet: boolean; early: boolean }> {
   const deadline = Date.now() + limitMs;
   let last = -1;
   let quietSince = Date.now();
@@ -171,12 +183,12 @@ async function waitForQuiet(page: Page, limitMs: number, ready: () => boolean = 
     snapAt = Date.now();
     quietMs = typeof snap.quietMs === 'number' && snap.quietMs >= 0 ? snap.quietMs : Date.now() - quietSince;
     if (quietMs >= QUIET_MS && ready()) return { quiet: true, early: false };
-    const mayEnd = !!early && typeof snap.timers === 'number';
-    if (mayEnd && early!({ quietMs, timers: snap.timers!, complete: snap.complete === true })) return { quiet: true, early: true };
-    // ask again when the quiet would be complete (at most 150 ms on: a change restarts it), or at the early
-    // check's 100 ms on a page that may end there
-    const target = mayEnd && quietMs < EARLY_QUIET_MS ? EARLY_QUIET_MS : QUIET_MS;
-    await sleep(Math.min(150, Math.max(20, target - quietMs + 5)));
+    const earlyIn = early && typeof snap.timers === 'number' ? early({ quietMs, timers: snap.timers, complete: snap.complete === true }) : null;
+    if (earlyIn === 0) return { quiet: true, early: true };
+    // ask again when the quiet would be complete (at most 150 ms on: a change restarts it), or when a page
+    // that may end early would have been quiet long enough (its DOM's or its network's quiet)
+    const wait = earlyIn !== null ? earlyIn + 5 : QUIET_MS - quietMs + 5;
+    await sleep(Math.min(150, Math.max(20, wait)));
   }
   // the limit passed: quiet all the same when the DOM was (only `ready()` kept it waiting)
   return { quiet: last >= 0 && quietMs + (Date.now() - snapAt) >= QUIET_MS, early: false };
@@ -297,7 +309,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // a page with nothing left that could change its DOM (no timer due, request, socket or worker) is settled
   // after 100 ms of quiet; any other waits for the full 500 (issue 13)
   const early = (snap: { quietMs: number; timers: number; complete: boolean }) =>
-    canSettleEarly({ ...snap, inFlight: net.inFlight(), openSockets: net.openSockets(), netQuietMs: net.quietMs(), workers: page.workers().length });
+    earlySettleInMs({ ...snap, inFlight: net.inFlight(), openSockets: net.openSockets(), netQuietMs: net.quietMs(), workers: page.workers().length });
   const settle = await waitForQuiet(page, Math.max(1000, opts.timeouts.settle - (Date.now() - settleStart)), () => networkIdle, early);
   decidedEarly = settle.early;
   if (!decidedEarly) await network;
@@ -433,7 +445,29 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     skipped.push(label);
     return false;
   };
+  // a viewport's pixels (decoding, blank test, colours: Node's work, ~20–50 ms a viewport) are analysed while
+  // the browser does the next piece of work — axe-core, the next resize, the restore — on the other core
+  // (issue 13: overlap what can overlap); every capture is analysed before perception returns
+  let pending: ViewportCapture | null = null;
+  const analysePending = () => {
+    const c = pending;
+    pending = null;
+    if (!c) return;
+    try {
+      result.viewports.push(analyseViewport(c));
+    } catch (e) {
+      problems.push(`viewport ${c.vp.width}px check failed: ${(e as Error).message}`);
+    }
+  };
+  const alongside = async <T>(work: Promise<T>): Promise<T> => {
+    // one turn of the event loop first, so the work's first message is on its way to the browser
+    await new Promise<void>((r) => setImmediate(r));
+    analysePending();
+    return work;
+  };
   const finish = () => {
+    analysePending();
+    result.viewports.sort((x, y) => x.width - y.width);
     if (skipped.length) {
       result.incomplete = { skipped, spentMs: Date.now() - t0 };
       problems.push(`perception reached its time budget (${opts.budgetMs} ms) and skipped: ${skipped.join(', ')}`);
@@ -445,8 +479,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // decides whether the page rendered, so a budget spent on a slow page is never what leaves it out
   end();
   end = span('perceive.viewport-default');
-  // (checkViewport asks the next document itself when the page replaced its own under the layout measurement)
-  // a fresh load at a width where the page overflowed right after a resize (see checkViewport); the page is loaded
+  // (captureViewport asks the next document itself when the page replaced its own under the layout measurement)
+  // a fresh load at a width where the page overflowed right after a resize (see captureViewport); the page is loaded
   // afresh at the default width again before the interaction starts
   let reloaded = false;
   const reload = async (): Promise<void> => {
@@ -465,10 +499,14 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     }, opts.timeouts.navigation + 20_000, `fresh load at ${vp.width}`, null);
     return r.ok ? r.value : null;
   };
+  let defaultCapture: ViewportCapture | null = null;
   const viewport = async (vp: { width: number; height: number }): Promise<boolean> => {
-    const check = await attempt(() => checkViewport(page, vp, opts.evidenceDir, vp.width === opts.defaultViewport.width ? a.value : null, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null);
-    if (check.value) result.viewports.push(check.value);
-    else {
+    const reuse = vp.width === opts.defaultViewport.width && a.value ? { png: a.value, img: imgA } : null;
+    const check = await alongside(attempt(() => captureViewport(page, vp, opts.evidenceDir, reuse, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null));
+    if (check.value) {
+      pending = check.value;
+      if (reuse) defaultCapture = check.value;
+    } else {
       problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
       if (await stuck()) return false;
     }
@@ -480,21 +518,21 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.fullpage');
   const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);
-  const defCheck = result.viewports.find((v) => v.width === opts.defaultViewport.width);
+  const defLayout = (defaultCapture as ViewportCapture | null)?.ov;
   // a still page that fits the default viewport both ways: its full page is the viewport screenshot already
   // taken (same pixels: nothing moved in the idle window, nothing is below or beside it)
-  const fitsViewport = !!(result.idleWindowEndedEarly && result.animatedShare === 0 && a.value && result.inventory && result.inventory.scrollHeight <= opts.defaultViewport.height && defCheck && !defCheck.layoutNotMeasured && defCheck.overflowPx <= 0);
+  const fitsViewport = !!(result.idleWindowEndedEarly && result.animatedShare === 0 && a.value && result.inventory && result.inventory.scrollHeight <= opts.defaultViewport.height && defLayout && defLayout.overflowPx <= 0);
   if (fitsViewport) {
     fs.writeFileSync(path.join(opts.evidenceDir, 'screenshots/fullpage.png'), a.value!);
     result.fullPageScreenshot = 'screenshots/fullpage.png';
     result.fullPageIsViewport = true;
   } else if (fits('full-page screenshot', MIN_CAPTURE_MS)) {
-    const full = await attempt(
+    const full = await alongside(attempt(
       () => shoot(page, 'screenshots/fullpage.png', opts.evidenceDir, true, (result.inventory?.scrollHeight ?? 0) > FULL_PAGE_MAX_HEIGHT ? height : undefined),
       25_000,
       'full-page screenshot',
       null,
-    );
+    ));
     if (full.ok) result.fullPageScreenshot = 'screenshots/fullpage.png';
     else {
       problems.push(`full-page screenshot failed: ${full.error}`);
@@ -505,10 +543,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.axe');
   if (fits('axe-core', MIN_CAPTURE_MS)) {
-    const axe = await attempt(async () => {
+    const axe = await alongside(attempt(async () => {
       await injectAxe(page);
       return runAxe(page);
-    }, 20_000, 'axe-core', null);
+    }, 20_000, 'axe-core', null));
     if (axe.ok) result.axe = axe.value;
     else {
       problems.push(`axe-core failed: ${axe.error}`);
@@ -523,7 +561,6 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     if (vp === defaultVp || !fits(`viewport ${vp.width}`, MIN_CAPTURE_MS)) continue;
     if (!(await viewport(vp))) return finish();
   }
-  result.viewports.sort((x, y) => x.width - y.width);
   end();
   end = span('perceive.restore');
   // dialogs in a loop leave the page unusable even when every capture succeeded between them
@@ -532,8 +569,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     result.unresponsive = true;
     problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
   }
-  await attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined);
-  await waitForFrames(page, 300);
+  await alongside(attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined).then(() => waitForFrames(page, 300)));
   if (reloaded && fits('fresh load at the default viewport', opts.timeouts.navigation + MIN_CAPTURE_MS)) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
 
   end();
@@ -545,15 +581,35 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
 type Layout = { overflowPx: number; offenders: { selector: string; right: number }[]; clippedText: number; visibleTextLength: number; canvases: number; images: number; svgs: number };
 
 /**
- * Check one viewport: screenshot (or `reuse`, taken at this width), layout (overflow, clipped text), blank test.
+ * One viewport's capture before its pixels are analysed ({@link analyseViewport}): the screenshot (PNG bytes,
+ * and the decoded image when the caller had it already) and the layout the probe measured at that width.
+ */
+interface ViewportCapture {
+  vp: { width: number; height: number };
+  /** The screenshot's path in the evidence folder. */
+  file: string;
+  shot: Buffer;
+  img: Rgba | null;
+  /** The probe's layout; null when the page replaced its document under every measurement. */
+  ov: Layout | null;
+  layoutNotMeasured?: string;
+  /** The overflow right after the resize, px, when a fresh load at this width overflowed less. */
+  overflowAfterResizePx?: number;
+}
+
+/**
+ * Capture one viewport: screenshot (or `reuse`, taken at this width, with its decoded image) and layout
+ * (overflow, clipped text); the blank test and colours come from {@link analyseViewport}.
  * @param fresh load the page afresh at a width and measure it again (null when it could not): asked when the
  *   page overflows right after a resize
+ * @throws when the layout measurement failed for another reason than the page replacing its document
  */
-async function checkViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: Buffer | null, fresh?: (vp: { width: number; height: number }, file: string) => Promise<{ layout: Layout; shot: Buffer } | null>): Promise<ViewportCheck> {
+async function captureViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: { png: Buffer; img: Rgba | null } | null, fresh?: (vp: { width: number; height: number }, file: string) => Promise<{ layout: Layout; shot: Buffer } | null>): Promise<ViewportCapture> {
   const file = `screenshots/viewport-${vp.width}.png`;
   let shot: Buffer;
-  if (reuse && page.viewportSize()?.width === vp.width) {
-    shot = reuse;
+  const reused = !!reuse && page.viewportSize()?.width === vp.width;
+  if (reused) {
+    shot = reuse!.png;
   } else {
     await timebox(page.setViewportSize(vp), 5000, 'resize');
     // the relayout is painted after two frames; transitions a media query starts finish within the bound
@@ -569,6 +625,7 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
   // overflow right after a resize: is it the page at this width, or the desktop layout that did not follow the
   // resize? A reader on a phone loads the page at this width: ask a fresh load at it (once; bounded)
   let overflowAfterResizePx: number | undefined;
+  let freshShot = false;
   if (ov && ov.overflowPx > 8 && !reuse && fresh) {
     const again = await fresh(vp, file);
     // the fresh load's measures and screenshot (the file on disk) stand; the resize's overflow is kept when larger
@@ -576,22 +633,36 @@ async function checkViewport(page: Page, vp: { width: number; height: number }, 
       if (again.layout.overflowPx < ov.overflowPx) overflowAfterResizePx = ov.overflowPx;
       ov = again.layout;
       shot = again.shot;
+      freshShot = true;
     }
   }
-  const layoutNotMeasured = ov ? undefined : `the page replaced its document under every layout measurement (${layout.error})`;
-  const hasContent = ov ? ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0 : true;
-  const img = decodePng(shot);
   return {
-    width: vp.width,
-    height: vp.height,
-    screenshot: file,
+    vp,
+    file,
+    shot,
+    img: reused && !freshShot ? reuse!.img : null,
+    ov,
+    ...(ov ? {} : { layoutNotMeasured: `the page replaced its document under every layout measurement (${layout.error})` }),
+    ...(overflowAfterResizePx !== undefined ? { overflowAfterResizePx } : {}),
+  };
+}
+
+/** One viewport's check from its capture: layout, blank test, content share and colours of its pixels. @throws on an undecodable screenshot */
+function analyseViewport(c: ViewportCapture): ViewportCheck {
+  const { ov } = c;
+  const hasContent = ov ? ov.visibleTextLength > 0 || ov.canvases > 0 || ov.images > 0 || ov.svgs > 0 : true;
+  const img = c.img ?? decodePng(c.shot);
+  return {
+    width: c.vp.width,
+    height: c.vp.height,
+    screenshot: c.file,
     overflowPx: ov?.overflowPx ?? 0,
     overflowingElements: ov?.offenders ?? [],
     blank: blankCheck(img, hasContent),
     contentShare: contentShare(img),
-    ...(ov ? { clippedText: ov.clippedText } : { layoutNotMeasured }),
+    ...(ov ? { clippedText: ov.clippedText } : { layoutNotMeasured: c.layoutNotMeasured }),
     colour: colourStats(img),
-    ...(overflowAfterResizePx !== undefined ? { overflowAfterResizePx } : {}),
+    ...(c.overflowAfterResizePx !== undefined ? { overflowAfterResizePx: c.overflowAfterResizePx } : {}),
   };
 }
 

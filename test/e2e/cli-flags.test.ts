@@ -128,6 +128,22 @@ describe('config and data fixes', () => {
     expect((await list(dir)).specErrors).toEqual([`${path.join(dir, 'cookie.config.mjs')}: agent: unknown key "step". Fix: did you mean "steps" instead of "step"?`]);
   });
 
+  it('the data and generation commands load only when they may be needed, and are still listed, helped and suggested', async () => {
+    const cwd = tmpDir('cookie-help-');
+    const help = await runCli(['--help'], { cwd });
+    expect(help.code).toBe(0);
+    for (const c of [/test \[\.\.\.paths\]/, /bench <action> <file>/, /\bgenerate\b/, /merge-reports/]) expect(help.stdout).toMatch(c);
+    // `cookie test` does not register them (issue 13: start-up), and its own help and options are intact
+    const testHelp = await runCli(['test', '--help'], { cwd });
+    expect(testHelp.code).toBe(0);
+    expect(testHelp.stdout).toMatch(/--output-dir/);
+    const bench = await runCli(['bench', '--help'], { cwd });
+    expect(bench.stdout).toMatch(/cookie bench <action> <file>[^]*--ngram/);
+    const typo = await runCli(['generat'], { cwd });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command "generat"/);
+  });
+
   it('cookie bench dedup writes to the current folder by default, not beside its input', async () => {
     const data = tmpDir('cookie-data-');
     const work = tmpDir('cookie-work-');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canSettleEarly, EARLY_QUIET_MS, isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
+import { canSettleEarly, EARLY_QUIET_MS, earlySettleInMs, isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
 
 // Static perception's rules that decide how long it watches a page (issue 13), as pure functions.
 describe('isStillSince: the idle window\'s test for a page that cannot have moved', () => {
@@ -44,5 +44,22 @@ describe('canSettleEarly: the settle wait\'s test for a page with nothing left t
     expect(canSettleEarly({ ...quiet, openSockets: 1 })).toBe(false);
     expect(canSettleEarly({ ...quiet, workers: 1 })).toBe(false);
     expect(canSettleEarly({ ...quiet, complete: false })).toBe(false);
+  });
+});
+
+describe('earlySettleInMs: when the settle wait asks again on a page that may settle early', () => {
+  const quiet = { quietMs: EARLY_QUIET_MS, timers: 0, complete: true, inFlight: 0, openSockets: 0, netQuietMs: EARLY_QUIET_MS, workers: 0 };
+  it('0 when it can settle now; otherwise the longer of what the DOM\'s and the network\'s quiet still need', () => {
+    expect(earlySettleInMs(quiet)).toBe(0);
+    expect(earlySettleInMs({ ...quiet, quietMs: 500 })).toBe(0);
+    // the document request ended 40 ms ago, the DOM has been quiet for 110 ms: ask again in 60 ms, not at the next 150-ms poll
+    expect(earlySettleInMs({ ...quiet, quietMs: 110, netQuietMs: 40 })).toBe(EARLY_QUIET_MS - 40);
+    expect(earlySettleInMs({ ...quiet, quietMs: 30, netQuietMs: 90 })).toBe(EARLY_QUIET_MS - 30);
+  });
+  it('null (no early end to wait for) whenever canSettleEarly would be false for a reason time does not cure', () => {
+    for (const over of [{ timers: 1 }, { inFlight: 1 }, { openSockets: 1 }, { workers: 1 }, { complete: false }]) {
+      expect(earlySettleInMs({ ...quiet, ...over })).toBeNull();
+      expect(canSettleEarly({ ...quiet, ...over, quietMs: 1000, netQuietMs: 1000 })).toBe(false);
+    }
   });
 });
