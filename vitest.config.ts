@@ -19,7 +19,7 @@ export default defineConfig({
     // the judge-precision suite (test/precision, 80+ pages) is its own run: npm run test:precision
     projects: [
       // Unit files share their worker's module graph instead of importing Cookie (Playwright, zod, the judge)
-      // again per file: 58 files in 28 s instead of 47 s, and about 35 s less CPU on a 2-core machine. They
+      // again per file: 58 files in 24–29 s instead of 48 s, and about 35 s less CPU on a 2-core machine. They
       // keep no state between files: fake timers and spies are restored after each test, and the fixtures'
       // step counter is reset before each (test/setup-unit.ts).
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, setupFiles: ['test/setup-unit.ts'] } },

@@ -11,8 +11,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * missing or older than any source (a fresh clone, or edited sources), never per test; the package's
  * `prepack` applies the same rule, so the package test's `npm pack` never rewrites dist/ under running CLIs.
  * Every temporary folder of the run (the tests' own, the CLI's, Chromium's profiles) goes below one folder
- * of this run (TMPDIR, which the test workers and every process they start inherit; COOKIE_VITEST_TMP names it
- * too, so the second project's call does nothing), removed when the run ends: a test killed half-way, or a process that died before its cleanup, leaves nothing in /tmp.
+ * of this run (TMPDIR, which the test workers and every process they start inherit), removed when the run
+ * ends: a test killed half-way, or a process that died before its cleanup, leaves nothing in /tmp. Each project
+ * of the config (unit, e2e) calls it; COOKIE_VITEST_TMP names the run's folder, so only the first call works.
  * @returns the teardown Vitest calls after the last test file
  */
 export default function setup(): () => void {

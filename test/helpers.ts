@@ -20,20 +20,40 @@ export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
 /** Per-test limit (vitest's testTimeout): a runaway catcher, not a speed requirement. */
 export const TEST_TIMEOUT = scaled(900_000);
 
-/** Run the real CLI; resolves with exit code and output (never rejects on a non-zero exit). */
-export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Run a command; resolves with its exit code (null when killed), output, wall time (ms) and whether it ran out
+ * `timeoutMs` (never rejects on a non-zero exit). With `group`, it runs in a process group of its own and the
+ * whole group is killed at the limit: a shell's children too (npm under `sh -c`), which would otherwise keep
+ * the output pipes open and the promise pending.
+ */
+export function runProcess(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs: number; group?: boolean }): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; timedOut: boolean }> {
+  const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
+    const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env }, detached: !!opts.group, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TEST_TIMEOUT - 10_000);
-    child.on('close', (code) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (opts.group) process.kill(-child.pid!, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {}
+    }, opts.timeoutMs);
+    const done = (code: number | null, error = '') => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+      resolve({ code, stdout, stderr: stderr + error, ms: Date.now() - t0, timedOut });
+    };
+    child.on('error', (e) => done(127, e.message));
+    child.on('close', (code) => done(code));
   });
+}
+
+/** Run the real CLI; resolves with exit code and output (never rejects on a non-zero exit). */
+export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runProcess(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs ?? TEST_TIMEOUT - 10_000 });
 }
 
 /** A fresh temporary folder. */

@@ -499,26 +499,23 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     }, opts.timeouts.navigation + 20_000, `fresh load at ${vp.width}`, null);
     return r.ok ? r.value : null;
   };
-  let defaultCapture: ViewportCapture | null = null;
-  const viewport = async (vp: { width: number; height: number }): Promise<boolean> => {
+  // one viewport captured (its pixels left to analyse alongside the next piece of work); `stuck` when the
+  // capture failed and the page no longer answers
+  const viewport = async (vp: { width: number; height: number }): Promise<{ capture: ViewportCapture | null; stuck: boolean }> => {
     const reuse = vp.width === opts.defaultViewport.width && a.value ? { png: a.value, img: imgA } : null;
     const check = await alongside(attempt(() => captureViewport(page, vp, opts.evidenceDir, reuse, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null));
-    if (check.value) {
-      pending = check.value;
-      if (reuse) defaultCapture = check.value;
-    } else {
-      problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
-      if (await stuck()) return false;
-    }
-    return true;
+    if (check.value) return { capture: (pending = check.value), stuck: false };
+    problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
+    return { capture: null, stuck: await stuck() };
   };
   const defaultVp = opts.viewports.find((v) => v.width === opts.defaultViewport.width);
-  if (defaultVp && fits(`viewport ${defaultVp.width}`, 2000) && !(await viewport(defaultVp))) return finish();
+  const defaultCheck = defaultVp && fits(`viewport ${defaultVp.width}`, 2000) ? await viewport(defaultVp) : null;
+  if (defaultCheck?.stuck) return finish();
 
   end();
   end = span('perceive.fullpage');
   const height = Math.min(result.inventory?.scrollHeight ?? opts.defaultViewport.height, FULL_PAGE_MAX_HEIGHT);
-  const defLayout = (defaultCapture as ViewportCapture | null)?.ov;
+  const defLayout = defaultCheck?.capture?.ov;
   // a still page that fits the default viewport both ways: its full page is the viewport screenshot already
   // taken (same pixels: nothing moved in the idle window, nothing is below or beside it)
   const fitsViewport = !!(result.idleWindowEndedEarly && result.animatedShare === 0 && a.value && result.inventory && result.inventory.scrollHeight <= opts.defaultViewport.height && defLayout && defLayout.overflowPx <= 0);
@@ -559,7 +556,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end = span('perceive.viewports');
   for (const vp of opts.viewports) {
     if (vp === defaultVp || !fits(`viewport ${vp.width}`, MIN_CAPTURE_MS)) continue;
-    if (!(await viewport(vp))) return finish();
+    if ((await viewport(vp)).stuck) return finish();
   }
   end();
   end = span('perceive.restore');
@@ -625,7 +622,6 @@ async function captureViewport(page: Page, vp: { width: number; height: number }
   // overflow right after a resize: is it the page at this width, or the desktop layout that did not follow the
   // resize? A reader on a phone loads the page at this width: ask a fresh load at it (once; bounded)
   let overflowAfterResizePx: number | undefined;
-  let freshShot = false;
   if (ov && ov.overflowPx > 8 && !reuse && fresh) {
     const again = await fresh(vp, file);
     // the fresh load's measures and screenshot (the file on disk) stand; the resize's overflow is kept when larger
@@ -633,14 +629,14 @@ async function captureViewport(page: Page, vp: { width: number; height: number }
       if (again.layout.overflowPx < ov.overflowPx) overflowAfterResizePx = ov.overflowPx;
       ov = again.layout;
       shot = again.shot;
-      freshShot = true;
     }
   }
   return {
     vp,
     file,
     shot,
-    img: reused && !freshShot ? reuse!.img : null,
+    // (a reused screenshot is never replaced by a fresh load: that is asked only after a resize)
+    img: reused ? reuse!.img : null,
     ov,
     ...(ov ? {} : { layoutNotMeasured: `the page replaced its document under every layout measurement (${layout.error})` }),
     ...(overflowAfterResizePx !== undefined ? { overflowAfterResizePx } : {}),

@@ -2,47 +2,20 @@
 // on npm): the README's commands run as written — `npm pack` in the repository (the clone), then `npm install`
 // of the tarballs in a project `npm init -y` made (CommonJS) outside the repository — and the package is used
 // there the way a new user would.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CDN_INSTALL_FIX } from '../../src/deploy/cdn.js';
-import { ROOT, scaled } from '../helpers.js';
+import { ROOT, runProcess, scaled } from '../helpers.js';
 
 const CONSUMER = path.join(ROOT, 'test', 'e2e', 'package-consumer');
 /** Where the README's commands put the tarballs; replaced by a fresh folder here. */
 const README_PACKS = '/tmp/cookie-packs';
 
-/**
- * Run a command in a process group of its own; resolves with its exit code and output (never rejects on a
- * non-zero exit). At the time limit the whole group is killed (a shell's npm child too, which would otherwise
- * keep the output pipe open) and `timedOut` is set.
- */
-function sh(cmd: string, args: string[], cwd: string, timeoutMs = 600_000): Promise<{ code: number; stdout: string; stderr: string; ms: number; timedOut: boolean }> {
-  const t = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {}
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: 127, stdout, stderr: `${stderr}${e.message}`, ms: Date.now() - t, timedOut });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr, ms: Date.now() - t, timedOut });
-    });
-  });
+/** Run a command in a process group of its own, killed whole at the limit ({@link runProcess}). */
+function sh(cmd: string, args: string[], cwd: string, timeoutMs = 600_000) {
+  return runProcess(cmd, args, { cwd, env: { npm_config_update_notifier: 'false' }, timeoutMs, group: true });
 }
 
 /** The README's install commands ("Using Cookie from another project"): the lines of its first two sh blocks, in the clone and in the project. */
