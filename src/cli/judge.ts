@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkSchemaVersion, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
-import type { meetsThresholds as MeetsThresholds } from '../runner/evaluate.js';
+import type { meetsThresholds as MeetsThresholds } from '../runner/thresholds.js';
 import type { EvaluationResult, Evidence, RunResults } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { zodToInputError } from '../util/zod-error.js';
@@ -72,7 +72,7 @@ export interface RejudgeOutcome {
  * whose evidence is missing or malformed, or whose judging throws, keeps its previous result and is
  * reported (file, field and fix) and makes the exit code non-zero, as nothing judged does. An evaluation not
  * scored in the run whose evidence is absent or holds no perception (a build that failed) is skipped.
- * @param meetsThresholds the pass rule of `cookie test` (src/runner/evaluate.ts)
+ * @param meetsThresholds the pass rule of `cookie test` (src/runner/thresholds.ts)
  * @param log where progress lines go (default console.log / console.error)
  */
 export async function rejudgeRun(

@@ -13,7 +13,7 @@ const load = {
   watch: () => import('../runner/watch.js'),
   cache: () => import('../runner/cache.js'),
   results: () => import('../runner/results-store.js'),
-  evaluate: () => import('../runner/evaluate.js'),
+  thresholds: () => import('../runner/thresholds.js'),
   config: () => import('../config/load.js'),
   plugins: () => import('../plugins/load.js'),
   server: () => import('../deploy/static-server.js'),
@@ -193,7 +193,8 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (paths: string[], flags: Record<string, unknown>) => {
       const runner = runnerFlags(flags);
       if (!runner) return;
-      const [{ runCookie }, { watchCookie }] = await Promise.all([load.run(), load.watch()]);
+      // watch mode's file watcher loads only for --watch (a plain run starts without it)
+      const { runCookie } = await load.run();
       const opts = {
         ...runner,
         paths,
@@ -209,6 +210,7 @@ export async function main(argv: string[]): Promise<void> {
         shard: flags.shard === undefined ? undefined : parseShardFlag(String(flags.shard)),
       };
       if (flags.watch) {
+        const { watchCookie } = await load.watch();
         await watchCookie(opts);
         return;
       }
@@ -275,7 +277,7 @@ export async function main(argv: string[]): Promise<void> {
     .command('judge <dir>', 'Re-run the judge on stored evidence (no browser): the output dir of a previous run')
     .option('--config <file>', 'Config whose judge and ablations to use (default: cookie.config.ts here, else the run\'s own)')
     .action(async (dir: string, flags: Record<string, unknown>) => {
-      const [{ ResultsStore, RESULTS_FILE }, { loadConfig, resolveConfig }, { createJudge }, { meetsThresholds }] = await Promise.all([load.results(), load.config(), load.plugins(), load.evaluate()]);
+      const [{ ResultsStore, RESULTS_FILE }, { loadConfig, resolveConfig }, { createJudge }, { meetsThresholds }] = await Promise.all([load.results(), load.config(), load.plugins(), load.thresholds()]);
       const outputDir = path.resolve(dir);
       let run: ReturnType<typeof ResultsStore.read>;
       try {

@@ -224,3 +224,9 @@ export function writeLedger(outDir: string): { rows: GenerationRecord[]; totals:
   writeJsonAtomic(path.join(outDir, 'ledger.json'), { schemaVersion: 1, writtenAt: new Date().toISOString(), totals, rows });
   return { rows, totals };
 }
+
+/** The ledger row of a task's artifact when Cookie generated it (its `.meta.json` beside it), else null. */
+export function generationOf(artifactPath: string): GenerationRecord | null {
+  if (!artifactPath) return null;
+  return readRecord(metaPathOf(artifactPath));
+}

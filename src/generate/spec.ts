@@ -65,8 +65,3 @@ export async function prepareGenerated(tasks: EvaluationTask[], config: Resolved
   return written;
 }
 
-/** The ledger row of a task's artifact, if Cookie generated it. */
-export function generationOf(artifactPath: string): GenerationRecord | null {
-  if (!artifactPath) return null;
-  return readRecord(metaPathOf(artifactPath));
-}

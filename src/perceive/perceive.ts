@@ -1,21 +1,17 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright';
 import { cpuPressureOver, frameTimingBetween, type FrameSnap } from '../browser/frame-timing.js';
-import { answers, CONTEXT_DESTROYED, evalIn, HARNESS_SCRIPT_PREFIX, type AppSession } from '../browser/session.js';
-import type { AxeFinding, DomInventory, StaticPerception, ViewportCheck } from '../types.js';
+import { answers, CONTEXT_DESTROYED, evalIn, type AppSession } from '../browser/session.js';
+import type { DomInventory, StaticPerception, ViewportCheck } from '../types.js';
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { StageTimeoutError } from '../errors.js';
 import { span } from '../util/profile.js';
 import { waitForFrames, waitForStill } from '../browser/settle.js';
-import { cdpSessionOf, viewportPng } from '../browser/screenshot.js';
+import { viewportPng } from '../browser/screenshot.js';
+import { axeFindings, loadAxe, type AxeWorld } from './axe.js';
 import { trackNetwork } from '../browser/network-quiet.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio, type Rgba } from './image.js';
-import { checkLanguage } from '../common/language-check.js';
-
-const require = createRequire(import.meta.url);
-let axeSource: string | null = null;
 
 /** Options of {@link perceive}. Times in ms, sizes in px. */
 export interface PerceiveOptions {
@@ -45,6 +41,13 @@ export interface PerceiveOptions {
  * a page under 10 fps; a machine under 20 fps delivers at most 2 frames in 60 ms, and is measured the full 300).
  */
 const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 300 && !(t - t0 >= 60 && n >= 4)) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
+
+/**
+ * How long perception waits for axe-core's compilation after the load before it starts the settle wait, ms
+ * (0.1–0.2 s on an idle 2-core machine): a bound, so a page that hangs right after its load is found by the
+ * settle wait's own limit, not after axe-core's.
+ */
+const AXE_LOAD_WAIT_MS = 3000;
 
 /** Kept free at the end of the perception budget for restoring the viewport and the language check, ms. */
 const BUDGET_RESERVE_MS = 6000;
@@ -221,6 +224,10 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems,
   };
   fs.mkdirSync(path.join(opts.evidenceDir, 'screenshots'), { recursive: true });
+  // the language model (franc's trigram tables, ~30 ms of Node's time to load) loads while the page does,
+  // off the path to the first evaluation; read at the end
+  const languageCheck = import('../common/language-check.js');
+  languageCheck.catch(() => {});
 
   // the machine's own frame capacity right now (same browser, same load): an empty page's frame loop
   let end = span('perceive.calibrate');
@@ -255,6 +262,13 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
     return finishNet();
   }
+  // axe-core compiles into its own world now: the page's main thread would otherwise do it after the captures,
+  // and the settle wait below measures the quiet on the page's clock meanwhile (its first question is answered
+  // once the compilation is done). Waited for here, bounded: a page that hangs meanwhile is found by the settle
+  end = span('perceive.axe-load');
+  const axeLoading: Promise<AxeWorld | null> = nav.ok ? loadAxe(page).catch(() => null) : Promise.resolve(null);
+  await Promise.race([axeLoading, sleep(AXE_LOAD_WAIT_MS)]);
+  end();
 
   // a page can hang or flood dialogs after it loaded: check after every capture that timed out, and stop
   // perceiving (the evidence says why) instead of waiting out every remaining time limit
@@ -540,10 +554,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.axe');
   if (fits('axe-core', MIN_CAPTURE_MS)) {
-    const axe = await alongside(attempt(async () => {
-      await injectAxe(page);
-      return runAxe(page);
-    }, 20_000, 'axe-core', null));
+    // (loaded after the page's load event; loaded again when it failed then, or the page replaced its document)
+    const axe = await alongside(attempt(async () => axeFindings(page, await timebox(axeLoading, 10_000, 'axe-core load').catch(() => null)), 20_000, 'axe-core', null));
     if (axe.ok) result.axe = axe.value;
     else {
       problems.push(`axe-core failed: ${axe.error}`);
@@ -570,7 +582,11 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (reloaded && fits('fresh load at the default viewport', opts.timeouts.navigation + MIN_CAPTURE_MS)) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
 
   end();
-  if (result.inventory) result.language = checkLanguage(result.inventory.textSample, opts.expectedLanguage, result.inventory.htmlLang);
+  if (result.inventory) {
+    const lang = await attempt(async () => (await languageCheck).checkLanguage(result.inventory!.textSample, opts.expectedLanguage, result.inventory!.htmlLang), 10_000, 'language check', null);
+    if (lang.ok) result.language = lang.value;
+    else problems.push(`language check failed: ${lang.error}`);
+  }
   return finish();
 }
 
@@ -660,44 +676,6 @@ function analyseViewport(c: ViewportCapture): ViewportCheck {
     colour: colourStats(img),
     ...(c.overflowAfterResizePx !== undefined ? { overflowAfterResizePx: c.overflowAfterResizePx } : {}),
   };
-}
-
-/**
- * Add axe-core (from the npm package) to the page's main world: evaluated over the page's CDP session ({@link cdpSessionOf}) (a quarter faster
- * than a script tag for its 500 kB, and not refused by the page's Content-Security-Policy), or as a script tag
- * where the browser offers no CDP session. @throws when the page does not take it within 10 s
- */
-async function injectAxe(page: Page): Promise<void> {
-  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  // named, so an error thrown inside axe (a page that broke the built-ins it relies on) is Cookie's, not the app's
-  const content = `${axeSource}\n//# sourceURL=${HARNESS_SCRIPT_PREFIX}axe.js`;
-  const cdp = await cdpSessionOf(page);
-  if (!cdp) return void (await timebox(page.addScriptTag({ content }), 10_000, 'inject axe'));
-  const r = (await timebox(cdp.send('Runtime.evaluate', { expression: content }), 10_000, 'inject axe')) as { exceptionDetails?: { text?: string; exception?: { description?: string } } } | undefined;
-  if (r?.exceptionDetails) throw new Error(`axe-core did not load: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'an exception'}`.split('\n')[0]);
-}
-
-/** Run axe-core ({@link injectAxe} first) for the rules the judge uses; violations only. */
-async function runAxe(page: Page): Promise<AxeFinding[]> {
-  const rules = ['color-contrast', 'image-alt', 'button-name', 'link-name', 'label', 'document-title', 'html-has-lang', 'select-name'];
-  const out = await evalIn<AxeFinding[]>(
-    page,
-    `axe.run(document, { runOnly: { type: 'rule', values: ${JSON.stringify(rules)} }, resultTypes: ['violations'] })
-       .then(r => r.violations.map(v => {
-         const f = { id: v.id, impact: v.impact || 'minor', nodes: v.nodes.length, help: v.help };
-         if (v.id !== 'color-contrast') return f;
-         const texts = v.nodes.map(n => {
-           let el = null; try { el = document.querySelector(n.target[0]); } catch (e) {}
-           const t = el ? (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim() : '';
-           const d = (n.any && n.any[0] && n.any[0].data) || {};
-           return { text: t.slice(0, 60), chars: t.length, ratio: typeof d.contrastRatio === 'number' ? Math.round(d.contrastRatio * 100) / 100 : null, fontSizePx: d.fontSize ? Math.round(parseFloat(d.fontSize) * (/pt/.test(d.fontSize) ? 4 / 3 : 1) * 10) / 10 : null };
-         });
-         return { ...f, texts: texts.slice(0, 20), chars: texts.reduce((a, x) => a + x.chars, 0) };
-       }))`,
-    15_000,
-    'axe.run',
-  );
-  return out;
 }
 
 /** Dialogs the page opened so far (kept and dropped entries). */

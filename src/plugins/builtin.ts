@@ -2,8 +2,6 @@
  * The built-in agents and judges as plugins (the same interface a user's own implements): `offline` and
  * `model` for each. The agent is chosen here, by name, never inside evidence collection.
  */
-import { OfflineExplorer } from '../interact/agents/explorer.js';
-import { ModelClient, providerFor } from '../providers/client.js';
 import { AGENT_API_VERSION, JUDGE_API_VERSION, type AgentPlugin, type JudgePlugin } from './api.js';
 
 let offlineJudge: Promise<typeof import('../judge/offline/judge.js')> | null = null;
@@ -20,7 +18,11 @@ export const BUILTIN_AGENTS: Record<string, AgentPlugin> = {
   offline: {
     apiVersion: AGENT_API_VERSION,
     name: 'offline',
-    create: ({ origin, inventory, config }, o) => new OfflineExplorer(origin, inventory, typeof o.holdMs === 'number' ? o.holdMs : config.agent.holdMs),
+    // (each agent's modules load when one is created, inside an evaluation: start-up loads neither)
+    create: async ({ origin, inventory, config }, o) => {
+      const { OfflineExplorer } = await import('../interact/agents/explorer.js');
+      return new OfflineExplorer(origin, inventory, typeof o.holdMs === 'number' ? o.holdMs : config.agent.holdMs);
+    },
   },
   model: {
     apiVersion: AGENT_API_VERSION,
@@ -28,8 +30,8 @@ export const BUILTIN_AGENTS: Record<string, AgentPlugin> = {
     create: async ({ url, task, config }) => {
       const model = config.agent.model;
       if (!model) throw new Error('the model agent needs agent.model in the config');
+      const [{ ModelClient, providerFor }, { makeModelAgent }] = await Promise.all([import('../providers/client.js'), import('../interact/agents/model-select.js')]);
       const client = new ModelClient(providerFor(model), model, config.pricing);
-      const { makeModelAgent } = await import('../interact/agents/model-select.js');
       return makeModelAgent(client, { url, prompt: task.query.prompt, budget: config.agent.steps });
     },
   },

@@ -9,7 +9,8 @@ import { deploy } from '../deploy/deploy.js';
 import { dropCdnIntegrity, isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure, projectOptionsOf } from '../deploy/project.js';
-import { generationOf } from '../generate/spec.js';
+import { generationOf } from '../generate/ledger.js';
+import { meetsThresholds } from './thresholds.js';
 import { ArtifactError } from '../errors.js';
 import type { AgentPlugin, Judge } from '../plugins/api.js';
 import { BUILTIN_AGENTS } from '../plugins/builtin.js';
@@ -21,16 +22,30 @@ import { writeJsonAtomic } from '../util/atomic.js';
 import { errorMessage, timebox } from '../util/timebox.js';
 import { span, timed } from '../util/profile.js';
 
-let stageModules: Promise<[typeof import('../perceive/perceive.js'), typeof import('../interact/loop.js')]> | null = null;
+let perceptionModule: Promise<typeof import('../perceive/perceive.js')> | null = null;
+let interactionModule: Promise<typeof import('../interact/loop.js')> | null = null;
 
 /**
- * Load the evidence stages' modules (static perception, interaction: with them the language model, image
- * decoding and recording). Imported on first use, not at start-up: a fully cached run never needs them, and
- * a run that evaluates starts loading them while its browser launches (run.ts), when Node would only wait.
- * Resolves once both are loaded; later calls return the same promise. @throws as a failed dynamic import
+ * Load static perception's module (with it the language model and image decoding). Imported on first use,
+ * not at start-up: a fully cached run never needs it, and a run that evaluates starts loading it while its
+ * browser launches (run.ts), when Node would only wait. Later calls return the same promise.
+ * @throws as a failed dynamic import
  */
-export function loadStages(): Promise<[typeof import('../perceive/perceive.js'), typeof import('../interact/loop.js')]> {
-  return (stageModules ??= Promise.all([import('../perceive/perceive.js'), import('../interact/loop.js')]));
+export function loadPerception(): Promise<typeof import('../perceive/perceive.js')> {
+  return (perceptionModule ??= import('../perceive/perceive.js'));
+}
+
+/**
+ * Load the interaction loop's modules (input, recording, keyframes, effect measurement). Started when the first
+ * perception starts, so they load while perception waits on the page, off the path to the first evaluation.
+ * Later calls return the same promise. @throws as a failed dynamic import (when awaited)
+ */
+export function loadInteraction(): Promise<typeof import('../interact/loop.js')> {
+  if (!interactionModule) {
+    interactionModule = import('../interact/loop.js');
+    interactionModule.catch(() => {}); // awaited by the interaction stage, which reports its failure
+  }
+  return interactionModule;
 }
 
 /** What one evaluation needs from the run. */
@@ -50,6 +65,11 @@ export interface EvaluateContext {
    */
   openBrowser?(): Promise<EvaluationBrowser>;
   reporter: Reporter;
+  /**
+   * Called once perception has started: work the run would otherwise do before the first evaluation (loading
+   * the offline judge), done while perception waits on the page. Must not throw; optional.
+   */
+  warmUp?(): void;
 }
 
 /**
@@ -64,13 +84,6 @@ export function evidenceDirOf(task: EvaluationTask): string {
   return path.join('evidence', task.id);
 }
 
-/** Does a scored result meet its thresholds (0–100)? */
-export function meetsThresholds(r: Pick<EvaluationResult, 'status' | 'scores' | 'thresholds'> & { expectStatus?: EvaluationResult['status'] }): boolean {
-  if (r.expectStatus && r.expectStatus !== 'scored') return r.status === r.expectStatus;
-  if (r.status !== 'scored' || !r.scores) return false;
-  const t = r.thresholds;
-  return (t.functionality === undefined || r.scores.functionality >= t.functionality) && (t.aesthetics === undefined || r.scores.aesthetics >= t.aesthetics) && (t.total === undefined || r.scores.total >= t.total);
-}
 
 /** The built-in fixtures of one evaluation (src/runner/fixtures.ts); a spec's `fixtures` override or extend them. */
 function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: number, work: () => Promise<T>) => Promise<T>): Record<string, FixtureFn<unknown, Record<string, unknown>>> {
@@ -212,7 +225,10 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
 
     // perception keeps to its own budget (captures that no longer fit are skipped and recorded); the stage's
     // time box, 30 s beyond it, only catches a capture that ignores its own limit
-    const [{ perceive }, { interact }] = await loadStages();
+    const { perceive } = await loadPerception();
+    // what the interaction and the judge need loads while perception waits on the page (Node would only wait)
+    const interaction = loadInteraction();
+    ctx.warmUp?.();
     evidence.static = await stage('perceive', config.timeouts.perceive + 30_000, () =>
       perceive(session, {
         url,
@@ -232,6 +248,7 @@ export async function collectEvidence(task: EvaluationTask, ctx: EvaluateContext
     if (renders && config.ablation.video) {
       const agent = await fx.get('agent');
       const recording = await fx.get('recording');
+      const { interact } = await interaction;
       evidence.interaction = await stage('interact', config.timeouts.interact + 60_000, () =>
         interact(session, agent, {
           url,

@@ -19,11 +19,10 @@ import { loadOfflineJudge } from '../plugins/builtin.js';
 import { discoverSpecs } from '../spec/discover.js';
 import { loadSpecs } from '../spec/load.js';
 import { expandTasks } from '../spec/tasks.js';
-import { generationInputs, prepareGenerated } from '../generate/spec.js';
 import type { EnvironmentInfo, EvaluationTask, Reporter, RunResults, Suite } from '../types.js';
 import { COOKIE_VERSION } from '../version.js';
 import { cacheKey, ResultCache } from './cache.js';
-import { evaluate, loadStages, meetsThresholds } from './evaluate.js';
+import { meetsThresholds } from './thresholds.js';
 import { runConfigHash } from './merge.js';
 import { ResultsStore } from './results-store.js';
 import { killAllCandidateProcesses } from '../deploy/processes.js';
@@ -312,13 +311,17 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     return { run: null, exitCode: 1, specErrors: [...specErrors, msg], inputs, reported };
   }
   // candidates a spec asks Cookie to generate (`generate:`): generated now when missing or stale
-  try {
-    await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || process.stdout.write(`${line}\n`)));
-  } catch (e) {
-    await reporter.onError((e as Error).message);
-    return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
+  // (generation's modules, with the model SDKs' clients, load only for a run that has such a candidate)
+  if (tasks.some((t) => t.candidate.generate)) {
+    const { generationInputs, prepareGenerated } = await import('../generate/spec.js');
+    try {
+      await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || process.stdout.write(`${line}\n`)));
+    } catch (e) {
+      await reporter.onError((e as Error).message);
+      return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };
+    }
+    inputs.push(...generationInputs(tasks));
   }
-  inputs.push(...generationInputs(tasks));
   const cache = new ResultCache(outputDir);
   const useCache = o.cache !== false;
   // a candidate refused at expansion is not hashed (it may be a FIFO, a device or too large); one that became
@@ -360,16 +363,21 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   let environment: EnvironmentInfo | null = null;
   // evaluations that need a browser: not cached, not refused at expansion (those are recorded without one)
   const needBrowser = tasks.some((t) => !cached.has(t.id) && !t.inputProblem);
+  // the evaluation's modules (deploy, session, fixtures) load only when something is evaluated: with a browser,
+  // while it launches (below); a refused candidate is recorded through them too, with no browser
+  const evaluation = tasks.some((t) => !cached.has(t.id)) ? import('./evaluate.js') : null;
+  evaluation?.catch(() => {}); // awaited where it is used
   const endEnv = span('run.environment');
   if (needBrowser) {
     // asked while the browser launches: the fonts (fc-list) and whether ffmpeg runs (each recording reads the answer)
     const fonts = fontsFingerprint();
     if (config.recording.video) void ffmpegAvailable();
-    // the evidence stages and the offline judge load while the browser starts (Node would only wait): started
-    // just after the launch, so the browser's process is already on its way
+    // the evaluation's modules and static perception's load while the browser starts (Node would only wait):
+    // started just after the launch, so the browser's process is already on its way. The interaction's modules
+    // and the offline judge load later, while the first perception waits on its page (evaluate.ts, warmUp)
     const launched = remote ? null : pool.acquire();
     await Promise.resolve();
-    const loading = Promise.all([loadStages(), ...(config.judge.kind === 'offline' ? [loadOfflineJudge()] : [])]);
+    const loading = evaluation!.then((m) => m.loadPerception());
     loading.catch(() => {}); // awaited below, after the launch (whose failure is reported first)
     try {
       // a remote browser is shared; a local one is described with the pool's first browser, which then serves the first evaluation
@@ -417,7 +425,8 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   const limit = pLimit(config.concurrency);
   // environment is set whenever runOne evaluates (only uncached tasks are evaluated, and they described it above)
-  const ctx = { config, outputDir, environment: environment!, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter };
+  const warmUp = config.judge.kind === 'offline' ? () => void loadOfflineJudge().catch(() => {}) : undefined;
+  const ctx = { config, outputDir, environment: environment!, getBrowser, ...(remote ? {} : { openBrowser: () => pool.acquire() }), judge, agent, reporter, ...(warmUp ? { warmUp } : {}) };
   // set by SIGINT/SIGTERM: which one (exit code 128 + its number)
   let interrupted: NodeJS.Signals | null = null;
   let stopWaiting: () => void = () => {};
@@ -439,6 +448,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
       return;
     }
     await reporter.onEvaluationStart(task);
+    const { evaluate } = await evaluation!;
     const result = await evaluate(task, ctx);
     // cut short by Ctrl-C (its browser and processes were killed): not a finished evaluation, so neither
     // stored nor cached; the next run evaluates it again

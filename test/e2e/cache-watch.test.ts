@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
+
+/** Records the modules a Cookie process loads (test/fixtures/record-modules.mjs). */
+const RECORD_MODULES = fileURLToPath(new URL('../fixtures/record-modules.mjs', import.meta.url));
 
 const page = (title: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>body{font-family:sans-serif;padding:30px;background:#eef2ff}button{padding:8px 16px;border-radius:8px;border:0;background:#4f46e5;color:#fff}</style></head>
 <body><h1>${title}</h1><p>A small page used to test caching and watch mode of the evaluator.</p><button onclick="this.textContent='Clicked'">Press me</button></body></html>`;
@@ -25,10 +29,15 @@ describe('result cache and resume', () => {
     const first = await runCli(['test', '.'], { cwd: dir });
     expect(first.code).toBe(0);
     const out = path.join(dir, 'cookie-results');
-    const second = await runCli(['test', '.'], { cwd: dir, env: { COOKIE_CHROMIUM: '/nonexistent-browser' } }); // proves no browser is launched
+    // no browser is launched (there is none), and none of what only an evaluation needs is even loaded
+    const modules = path.join(tmpDir('cookie-modules-'), 'modules.txt');
+    const second = await runCli(['test', '.'], { cwd: dir, env: { COOKIE_CHROMIUM: '/nonexistent-browser', NODE_OPTIONS: `--import ${pathToFileURL(RECORD_MODULES).href}`, COOKIE_TEST_MODULES_FILE: modules } });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/2 cached/);
     expect(readResults(out).evaluations.every((e) => e.cached)).toBe(true);
+    const loaded = fs.readFileSync(modules, 'utf8');
+    expect(loaded).toMatch(/dist\/src\/runner\/run\.js/); // the recording saw the run
+    for (const notLoaded of ['node_modules/playwright', 'runner/evaluate.js', 'perceive/perceive.js', 'interact/loop.js', 'judge/offline/judge.js', 'generate/spec.js', 'node_modules/franc', 'node_modules/chokidar']) expect(loaded).not.toContain(notLoaded);
     fs.writeFileSync(path.join(dir, 'p0.html'), page('Page zero, edited'));
     await runCli(['test', '.'], { cwd: dir });
     const third = readResults(out).evaluations;

@@ -46,6 +46,12 @@ const PAGES: Record<string, string> = {
   tooltip: page('en', 'DevKit', '.tip{opacity:0;transition:opacity .16s linear}.btn:hover+.tip{opacity:1}.cur{display:inline-block;width:10px;height:14px;border:2px solid #111;opacity:0;animation:blink 1s step-end infinite;animation-play-state:paused}@keyframes blink{50%{opacity:1}}', '<h1>DevKit<span class="cur"></span></h1><div class="card"><button class="btn">Install</button><span class="tip">npm i devkit</span> <button>Docs</button> <button>GitHub</button></div>'),
   // a long article: still, but taller than the viewport
   long: page('it', 'Ricette', 'p{line-height:1.7}', `<h1>Ricette della nonna</h1>${Array.from({ length: 14 }, (_, i) => `<div class="card"><h2>Ricetta ${i + 1}</h2><p>Un classico della cucina italiana: pochi ingredienti, tanta pazienza e un filo d'olio extravergine.</p></div>`).join('')}`),
+  // a lumberjack idle game whose own script keeps its state in a global named `axe` (as LLM games do), with
+  // pale small print and a logo without alt text: Cookie's axe-core must neither clobber the game's nor use it
+  lumberjack: page('en', 'Lumberjack', '.fine{color:#cbd5e1;font-size:12px}', '<h1>Idle Lumberjack</h1><div class="card"><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%2264%22 height=%2264%22%3E%3Ccircle cx=%2232%22 cy=%2232%22 r=%2230%22 fill=%22%2316a34a%22/%3E%3C/svg%3E"><p>Wood: <b id="w">0</b></p><button id="chop">Chop</button><p class="fine">Progress is saved in your browser.</p></div>', `var axe = { level: 3, damage: 7 }; document.getElementById('chop').onclick = () => { document.getElementById('w').textContent = String(Number(document.getElementById('w').textContent) + axe.damage); };`),
+  // a page that reloads itself once a second after its first load (to apply a saved theme), with an image
+  // without alt text: axe-core, loaded at the first load, is loaded again into the document that replaced it
+  themed: page('en', 'Notes', '', '<h1>My notes</h1><div class="card"><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%2248%22 height=%2248%22%3E%3Crect width=%2248%22 height=%2248%22 fill=%22%236366f1%22/%3E%3C/svg%3E"><p>Nothing here yet.</p><button>New note</button></div>', `addEventListener('load', () => { if (!sessionStorage.getItem('themed')) setTimeout(() => { sessionStorage.setItem('themed', 'dark'); location.reload(); }, 1000); else document.body.style.background = '#0f172a'; });`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
   csp: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self'"><title>Newsletter</title>
 <style>body{font-family:system-ui;margin:40px} .fine{color:#c8c8c8;font-size:13px}</style></head><body><h1>Join our newsletter</h1><p class="fine">We never share your e-mail address. Unsubscribe at any time.</p></body></html>`,
@@ -56,6 +62,8 @@ const TIMED = ['countdown', 'blink', 'slides'];
 let browser: Browser;
 let server: StaticServer;
 const perceived: Record<string, StaticPerception> = {};
+/** After perception: the page's own global `axe` (JSON, or its type when it is not an object), its body's background. */
+const after: Record<string, { axe: string; background: string }> = {};
 const dirs: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -78,6 +86,7 @@ beforeAll(async () => {
         expectedLanguage: 'en',
         timeouts: { navigation: 15_000, settle: 3000, unresponsive: 5000 },
       });
+      after[key] = await s.page.evaluate('({ axe: typeof window.axe === "object" ? JSON.stringify(window.axe) : typeof window.axe, background: document.body.style.background })');
     } finally {
       await s.close();
     }
@@ -170,5 +179,23 @@ describe('axe-core findings', () => {
     const p = perceived.csp!;
     expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
     expect(p.axe?.map((f) => f.id)).toContain('color-contrast');
+  });
+
+  it('axe-core runs in a world of its own: a page\'s global named axe is neither replaced nor used, and pages without one never get one', () => {
+    const p = perceived.lumberjack!;
+    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
+    expect(p.axe?.map((f) => f.id).sort()).toEqual(['color-contrast', 'image-alt']);
+    expect(after.lumberjack!.axe).toBe('{"level":3,"damage":7}');
+    // a page without one: axe-core is not in its main world (the page cannot see Cookie's tools), and was run
+    expect(after.still!.axe).toBe('undefined');
+    expect(perceived.still!.axe).not.toBeNull();
+  });
+
+  it('a page that replaced its document after axe-core was loaded gets it loaded again, and its findings', () => {
+    const p = perceived.themed!;
+    // the page perception ended on is the second document (the reload came a second after the first load)
+    expect(after.themed!.background).toMatch(/rgb\(15, 23, 42\)|#0f172a/);
+    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
+    expect(p.axe?.map((f) => f.id)).toContain('image-alt');
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEvidence, rejudgeRun } from '../../src/cli/judge.js';
 import type { Judge } from '../../src/plugins/api.js';
-import { meetsThresholds } from '../../src/runner/evaluate.js';
+import { meetsThresholds } from '../../src/runner/thresholds.js';
 import type { RunResults } from '../../src/types.js';
 import { tmpDir, writeFiles } from '../helpers.js';
 
