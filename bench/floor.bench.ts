@@ -174,4 +174,6 @@ for (const c of cases) {
   const spans = [...ck.profile].map(([k, v]) => `${k} ${Math.round(v.reduce((a, b) => a + b, 0))}${v.length > 1 ? `/${v.length}` : ''}`);
   console.log(`${c.name.padEnd(8)} spans (ms, total/count): ${spans.join(', ')}`);
   console.log(`${c.name.padEnd(8)} ${`${ck.steps.length} steps; overhead per step beyond the action's running time: ${(overhead / 1000).toFixed(2)} s; status ${ck.result.status}`}`);
+  // the total's ratio to two decimals against each way of loading Playwright (the table counts the faster)
+  console.log(`${c.name.padEnd(8)} total ${(ck.wallMs / 1000).toFixed(2)} s; ratio ${(ck.wallMs / bareTotal).toFixed(2)} (bare ${(bareTotal / 1000).toFixed(2)} s, Playwright required); ${(ck.wallMs / (bareTotal - nodeStart + importStart)).toFixed(2)} against a bare script that imports it as an ES module`);
 }
