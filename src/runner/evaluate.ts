@@ -84,7 +84,6 @@ export function evidenceDirOf(task: EvaluationTask): string {
   return path.join('evidence', task.id);
 }
 
-
 /** The built-in fixtures of one evaluation (src/runner/fixtures.ts); a spec's `fixtures` override or extend them. */
 function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: number, work: () => Promise<T>) => Promise<T>): Record<string, FixtureFn<unknown, Record<string, unknown>>> {
   const f = <K extends keyof EvaluationFixtures>(fn: FixtureFn<EvaluationFixtures[K]>) => fn as unknown as FixtureFn<unknown, Record<string, unknown>>;
