@@ -4,7 +4,7 @@
 // (viewport + full page at 1280, then 375 and 768), and the same inputs Cookie's trace recorded, each
 // taking the running time Cookie's recording gave it (so human-speed input and settle time count for
 // both). Prints per page and per stage: Cookie's time, the bare time and the ratio.
-// Run: npx tsx bench/floor.bench.ts [--steps N] [--pages tiny,buttons,...] [--repeat N]   (prints; asserts nothing)
+// Run: npx tsx bench/floor.bench.ts [--steps N] [--pages tiny,buttons,...] [--repeat N: medians of N runs]   (prints; asserts nothing)
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -131,49 +131,97 @@ async function runBare(c: PageCase, trace: TraceStep[]): Promise<Record<string, 
 // the bare script's own start: a Node process that loads Playwright (any Playwright script pays it before it
 // can launch; the bare work above runs inside this bench's process, where Playwright is already loaded). The
 // floor is the faster of the two ways a script loads it: an ESM import, which also scans playwright-core for
-// named exports, or a CommonJS require (about 90 ms less on 2 cores; Cookie itself requires it)
+// named exports, or a CommonJS require (about 90 ms less on 2 cores; Cookie itself requires it). Measured
+// again beside every repetition (the machine's speed drifts)
 const startOf = (code: string[]) => {
   const t0 = performance.now();
   spawnSync(process.execPath, code, { cwd: ROOT });
   return performance.now() - t0;
 };
-const importStart = startOf(['--input-type=module', '-e', "await import('playwright')"]);
-const requireStart = startOf(['-e', "require('playwright')"]);
-const nodeStart = Math.min(importStart, requireStart);
+const starts = () => ({ importStart: startOf(['--input-type=module', '-e', "await import('playwright')"]), requireStart: startOf(['-e', "require('playwright')"]) });
+// --repeat N: each page runs N times (Cookie, then the bare script, then the two starts); every figure printed
+// is the median over the N runs, and the total's ratio also its range (a shared 2-core machine drifts by ±0.1 s)
+const repeat = Math.max(1, Number(arg('repeat', '1')) || 1);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const first = starts();
 
-console.log(`Cookie floor benchmark — ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; step budget ${steps}; times in s; ratio = Cookie / bare; the bare script's start (node + playwright: import ${(importStart / 1000).toFixed(2)} s, require ${(requireStart / 1000).toFixed(2)} s; the faster counts)`);
+console.log(`Cookie floor benchmark — ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; step budget ${steps}; ${repeat} run(s) per page, medians; times in s; ratio = Cookie / bare; the bare script's start (node + playwright: import ${(first.importStart / 1000).toFixed(2)} s, require ${(first.requireStart / 1000).toFixed(2)} s; the faster counts)`);
 const f = (ms: number) => (ms / 1000).toFixed(1).padStart(6);
 // no ratio against a stage the bare script does not do (a page with no steps has nothing to interact with)
 const r = (a: number, b: number) => (b >= 5 ? (a / b).toFixed(2) : '—').padStart(6);
 console.log(`${'page'.padEnd(8)} ${'stage'.padEnd(10)} ${'cookie'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)}`);
-for (const c of cases) {
+
+/** One run of a page: Cookie's and the bare script's time per stage (ms), and what Cookie's run recorded. */
+interface PageRun {
+  rows: [string, number, number][];
+  ratio: number;
+  importRatio: number;
+  profile: Map<string, number[]>;
+  steps: number;
+  overhead: number;
+  status: string;
+}
+
+async function runPage(c: PageCase): Promise<PageRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cookie-floor-${c.name}-`));
   const ck = runCookie(c, dir);
   const bare = await runBare(c, ck.steps);
+  const { importStart, requireStart } = starts();
+  const nodeStart = Math.min(importStart, requireStart);
   const tm = ck.result.timings as Record<string, number>;
   const staged = (tm.deploy ?? 0) + (tm.perceive ?? 0) + (tm.interact ?? 0) + (tm.judge ?? 0);
   const running = ck.steps.reduce((a, s) => a + (s.video ? s.video.endMs - s.video.startMs : 0), 0);
   // per step, everything that is not the action's own running time: the freeze, the keyframes, the effect
   // measurement inside the step, and between steps the observation and the agent's deliberation (from the
   // first step's start to the next step's start; the last step's tail is its own duration)
-  const starts = ck.steps.map((s) => Date.parse(s.startedAt));
+  const stepStarts = ck.steps.map((s) => Date.parse(s.startedAt));
   const last = ck.steps[ck.steps.length - 1];
-  const spanMs = last ? Date.parse(last.endedAt) - starts[0]! + (ck.profile.get('step.keyframe-after')?.at(-1) ?? 0) : 0;
+  const spanMs = last ? Date.parse(last.endedAt) - stepStarts[0]! + (ck.profile.get('step.keyframe-after')?.at(-1) ?? 0) : 0;
   const overhead = ck.steps.length ? (spanMs - running) / ck.steps.length : 0;
   const bareTotal = Object.values(bare).reduce((a, b) => a + b, 0) + nodeStart;
-  const rows: [string, number, number][] = [
-    ['deploy', tm.deploy ?? 0, bare.deploy!],
-    ['perceive', tm.perceive ?? 0, bare.perceive!],
-    ['interact', tm.interact ?? 0, bare.interact!],
-    ['judge', tm.judge ?? 0, 0],
-    ['start+end', ck.wallMs - staged, nodeStart + bare.launch! + bare.teardown!],
-    ['total', ck.wallMs, bareTotal],
-  ];
-  for (const [stage, a, b] of rows) console.log(`${c.name.padEnd(8)} ${stage.padEnd(10)} ${f(a)} ${f(b)} ${r(a, b)}`);
-  // where Cookie's own time went (COOKIE_PROFILE spans): total ms per span, and the count when it repeats
-  const spans = [...ck.profile].map(([k, v]) => `${k} ${Math.round(v.reduce((a, b) => a + b, 0))}${v.length > 1 ? `/${v.length}` : ''}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    rows: [
+      ['deploy', tm.deploy ?? 0, bare.deploy!],
+      ['perceive', tm.perceive ?? 0, bare.perceive!],
+      ['interact', tm.interact ?? 0, bare.interact!],
+      ['judge', tm.judge ?? 0, 0],
+      ['start+end', ck.wallMs - staged, nodeStart + bare.launch! + bare.teardown!],
+      ['total', ck.wallMs, bareTotal],
+    ],
+    ratio: ck.wallMs / bareTotal,
+    importRatio: ck.wallMs / (bareTotal - nodeStart + importStart),
+    profile: ck.profile,
+    steps: ck.steps.length,
+    overhead,
+    status: ck.result.status,
+  };
+}
+
+for (const c of cases) {
+  const runs: PageRun[] = [];
+  for (let i = 0; i < repeat; i++) runs.push(await runPage(c));
+  for (const [k, [stage]] of runs[0]!.rows.entries()) {
+    const a = median(runs.map((x) => x.rows[k]![1]));
+    const b = median(runs.map((x) => x.rows[k]![2]));
+    console.log(`${c.name.padEnd(8)} ${stage.padEnd(10)} ${f(a)} ${f(b)} ${r(a, b)}`);
+  }
+  // where Cookie's own time went (COOKIE_PROFILE spans): per span the median over the runs of its total ms,
+  // and the count when it repeats within a run
+  const labels = [...new Set(runs.flatMap((x) => [...x.profile.keys()]))];
+  const spans = labels.map((k) => {
+    const per = runs.map((x) => x.profile.get(k) ?? []);
+    const n = Math.max(...per.map((v) => v.length));
+    return `${k} ${Math.round(median(per.map((v) => v.reduce((a, b) => a + b, 0))))}${n > 1 ? `/${n}` : ''}`;
+  });
   console.log(`${c.name.padEnd(8)} spans (ms, total/count): ${spans.join(', ')}`);
-  console.log(`${c.name.padEnd(8)} ${`${ck.steps.length} steps; overhead per step beyond the action's running time: ${(overhead / 1000).toFixed(2)} s; status ${ck.result.status}`}`);
+  console.log(`${c.name.padEnd(8)} ${`${median(runs.map((x) => x.steps))} steps; overhead per step beyond the action's running time: ${(median(runs.map((x) => x.overhead)) / 1000).toFixed(2)} s; status ${[...new Set(runs.map((x) => x.status))].join('/')}`}`);
   // the total's ratio to two decimals against each way of loading Playwright (the table counts the faster)
-  console.log(`${c.name.padEnd(8)} total ${(ck.wallMs / 1000).toFixed(2)} s; ratio ${(ck.wallMs / bareTotal).toFixed(2)} (bare ${(bareTotal / 1000).toFixed(2)} s, Playwright required); ${(ck.wallMs / (bareTotal - nodeStart + importStart)).toFixed(2)} against a bare script that imports it as an ES module`);
+  const ratios = runs.map((x) => x.ratio);
+  const total = median(runs.map((x) => x.rows[5]![1]));
+  const bareTotal = median(runs.map((x) => x.rows[5]![2]));
+  console.log(`${c.name.padEnd(8)} total ${(total / 1000).toFixed(2)} s; ratio ${median(ratios).toFixed(2)}${repeat > 1 ? ` (range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} over ${repeat} runs)` : ''} (bare ${(bareTotal / 1000).toFixed(2)} s, Playwright required); ${median(runs.map((x) => x.importRatio)).toFixed(2)} against a bare script that imports it as an ES module`);
 }
