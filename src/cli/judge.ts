@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkSchemaVersion, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
-import type { meetsThresholds as MeetsThresholds } from '../runner/thresholds.js';
+import { unjudgeable, type meetsThresholds as MeetsThresholds } from '../runner/thresholds.js';
 import type { EvaluationResult, Evidence, RunResults } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { zodToInputError } from '../util/zod-error.js';
@@ -107,6 +107,16 @@ export async function rejudgeRun(
       else {
         o.skipped.push(r.id);
         log.out(`${r.id}  skipped: no perception in its evidence (status ${r.status})`);
+      }
+      continue;
+    }
+    // what `cookie test` does not judge, neither does `cookie judge` (the probe could not measure the page)
+    const notJudged = unjudgeable(ev);
+    if (notJudged) {
+      if (r.status === 'scored') fail(r, 'evidence', `${file}: static.probeError: is set, but results.json has this evaluation scored. Fix: re-run \`cookie test\` to write the evidence anew`);
+      else {
+        o.skipped.push(r.id);
+        log.out(`${r.id}  skipped: ${notJudged.message} (status ${r.status})`);
       }
       continue;
     }

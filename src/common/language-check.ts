@@ -72,7 +72,8 @@ export const MIN_FUNCTION_WORDS = 2;
 /**
  * The prose of a page's text: words that carry a language. Technical labels do not ("FPS: 60", "AVG",
  * "CURRENT FRAME: 12/200", "px", "RGB"): tokens in capitals, with digits, or of one or two letters are
- * dropped; CJK and Thai characters are always kept (no spaces between their words).
+ * dropped; CJK and Thai characters are always kept (no spaces between their words), and so are words of
+ * scripts without case (Arabic, Hebrew, Devanagari: letters that are neither upper nor lower case).
  */
 export function proseOf(text: string): string {
   return text
@@ -80,7 +81,7 @@ export function proseOf(text: string): string {
     .map((line) =>
       line
         .split(/[\s,.;:!?()\[\]{}"'|/\\<>=+*&^%$#@~`—–-]+/u)
-        .filter((t) => CJK.test(t) || (t.length >= 3 && /\p{Ll}/u.test(t) && !/\d/.test(t)))
+        .filter((t) => CJK.test(t) || (t.length >= 3 && /\p{Ll}|\p{Lo}/u.test(t) && !/\d/.test(t)))
         .join(' '),
     )
     .filter(Boolean)

@@ -272,10 +272,16 @@ export const userConfigSchema = z
   })
   .strict();
 
+/** The fix for a model-backed agent or judge without a model: the field and environment variables of that role. */
+function modelFix(role: 'agent' | 'judge'): string {
+  const env = role === 'agent' ? 'COOKIE_AGENT' : 'COOKIE_JUDGE';
+  return `give ${role}.model: { provider: "openai" | "anthropic", model: "<name>", baseURL?: "<url>" }, set ${env}_PROVIDER and ${env}_MODEL, or use ${role}.kind "offline"`;
+}
+
 /** The user config schema with cross-field checks (a model agent needs a model). */
 export const configSchema = userConfigSchema.superRefine((c, ctx) => {
   if (c.agent.kind === 'model' && !c.agent.model) {
-    ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")' });
+    ctx.addIssue({ code: 'custom', path: ['agent', 'model'], message: 'is missing (agent.kind is "model")', params: { fix: modelFix('agent') } });
   }
   const proto = c.agent.model?.protocol;
   if (proto && c.agent.model) {
@@ -283,7 +289,7 @@ export const configSchema = userConfigSchema.superRefine((c, ctx) => {
     if (needs && c.agent.model.provider !== needs) ctx.addIssue({ code: 'custom', path: ['agent', 'model', 'protocol'], message: `"${proto}" needs provider "${needs}" (it is "${c.agent.model.provider}"): change agent.model.provider or the protocol` });
   }
   if (c.judge.kind === 'model' && !c.judge.model) {
-    ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'is missing (judge.kind is "model")' });
+    ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'is missing (judge.kind is "model")', params: { fix: modelFix('judge') } });
   }
 });
 

@@ -106,9 +106,11 @@ export async function interact(session: AppSession, agent: Agent, opts: Interact
       let obs: Observation;
       try {
         obs = await timed('loop.observe', () => observe(page, agent, { step: i, budget: opts.steps, previous: steps[steps.length - 1] ?? null }, opts.unresponsiveMs));
-      } catch {
+      } catch (e) {
         endedBecause = (await answers(page, 1000)) ? 'error' : 'unresponsive';
         if (endedBecause === 'unresponsive') steps.push(unresponsiveStep(i, 'The page stopped answering between steps.'));
+        // what failed, for the evidence (an observation that failed on a page that still answers is Cookie's or the page's, not a hang)
+        else endDetail = `observation failed: ${errorMessage(e)}`;
         break;
       }
       coverage.see(obs.elements);

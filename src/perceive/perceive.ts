@@ -685,12 +685,16 @@ function dialogCount(session: AppSession): number {
 
 /**
  * Whether `dialogs` opened in `elapsedMs` of static perception (no user input) are an endless loop: more than
- * 100, or 25 and more at 5 a second or faster (a page that greets with an alert or two never comes near; a
- * count alone would depend on how long perception took).
+ * 100, or {@link DIALOG_FLOOD_MIN} and more at 5 a second or faster (a page that greets with an alert or two
+ * never comes near; a count alone would depend on how long perception took, and perception of a quiet page
+ * lasts under 2 s: an alert every 150 ms is 12 dialogs by then).
  */
 export function isDialogFlood(dialogs: number, elapsedMs: number): boolean {
-  return dialogs > 100 || (dialogs >= 25 && (dialogs * 1000) / Math.max(1, elapsedMs) >= 5);
+  return dialogs > 100 || (dialogs >= DIALOG_FLOOD_MIN && (dialogs * 1000) / Math.max(1, elapsedMs) >= 5);
 }
+
+/** Dialogs with no user input that make a flood at 5 a second or faster ({@link isDialogFlood}). */
+export const DIALOG_FLOOD_MIN = 8;
 
 /** What {@link attempt} returns. */
 type Attempted<T> = Awaited<ReturnType<typeof attempt<T>>>;

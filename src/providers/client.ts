@@ -1,4 +1,5 @@
 import type { ModelConfig, PriceTable } from '../config/schema.js';
+import { CookieError } from '../errors.js';
 import type { Usage } from '../types.js';
 import { AnthropicProvider } from './anthropic.js';
 import { withBackoff } from './backoff.js';
@@ -12,11 +13,18 @@ export function costOf(model: string, inputTokens: number, outputTokens: number,
   return Math.round(((inputTokens * p.input + outputTokens * p.output) / 1e6) * 1e6) / 1e6;
 }
 
-/** The API key of a model config: `apiKey`, else the variable named by `apiKeyEnv`, else the provider's usual variable. Never logged. */
+/**
+ * The API key of a model config: `apiKey`, else the variable named by `apiKeyEnv`, else the provider's usual
+ * variable, else COOKIE_API_KEY; a config with a `baseURL` (a local server) needs none. Never logged.
+ * @throws CookieError `ERR_COOKIE_NO_API_KEY` naming the variable to set, when a hosted model has no key (the
+ *   SDKs' own "Missing credentials" names neither Cookie's config fields nor COOKIE_API_KEY)
+ */
 export function apiKeyOf(m: ModelConfig): string {
   if (m.apiKey) return m.apiKey;
   const env = m.apiKeyEnv ?? (m.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY');
-  return process.env[env] ?? process.env.COOKIE_API_KEY ?? (m.baseURL ? 'not-needed' : '');
+  const key = process.env[env] || process.env.COOKIE_API_KEY || (m.baseURL ? 'not-needed' : '');
+  if (!key) throw new CookieError('ERR_COOKIE_NO_API_KEY', `no API key for the ${m.provider} model "${m.model}". Fix: set ${env} (or COOKIE_API_KEY), name another variable in the model config's apiKeyEnv, or give its baseURL for a local server that needs no key`);
+  return key;
 }
 
 /** Build the provider of a model config. */

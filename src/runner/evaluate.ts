@@ -10,7 +10,7 @@ import { dropCdnIntegrity, isCdnUrl } from '../common/cdn.js';
 import { isVendoredName, resolveCdn, resolveVendored } from '../deploy/cdn.js';
 import { BuildFailure, projectOptionsOf } from '../deploy/project.js';
 import { generationOf } from '../generate/ledger.js';
-import { meetsThresholds } from './thresholds.js';
+import { meetsThresholds, unjudgeable } from './thresholds.js';
 import { ArtifactError } from '../errors.js';
 import type { AgentPlugin, Judge } from '../plugins/api.js';
 import { BUILTIN_AGENTS } from '../plugins/builtin.js';
@@ -359,14 +359,10 @@ export async function evaluate(task: EvaluationTask, ctx: EvaluateContext): Prom
     const stage: Stage = e instanceof ArtifactError ? 'load' : ((e as { stage?: Stage }).stage ?? 'deploy');
     return done({ ...base, error: { stage, message: errorMessage(e) } });
   }
-  if (!evidence.static) {
-    return done({ ...base, error: { stage: 'perceive', message: evidence.stageErrors[0]?.message ?? 'static perception produced no evidence' } });
-  }
-  // the page answers but Cookie's in-page probe could not take its inventory (a page that replaced the
-  // built-ins the probe relies on): Cookie cannot measure it, which is not the same as a blank page
-  if (evidence.static.probeError) {
-    return done({ ...base, error: { stage: 'perceive', message: `Cookie's in-page probe could not measure this page (it may replace built-ins such as Array.prototype or JSON): ${evidence.static.probeError}` } });
-  }
+  // no perception, or the page answers but Cookie's in-page probe could not take its inventory (a page that
+  // replaced the built-ins the probe relies on): Cookie cannot measure it, which is not the same as a blank page
+  const notJudged = unjudgeable(evidence);
+  if (notJudged) return done({ ...base, error: notJudged });
   try {
     await ctx.reporter.onStageStart?.(task, 'judge');
     const tj = Date.now();

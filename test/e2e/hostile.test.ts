@@ -37,6 +37,13 @@ beforeAll(async () => {
     '.env': 'API_KEY=sk-sibling-dotenv\n',
     'late-hang.html': page('<p>Loads fine, then locks up.</p>', 'setTimeout(() => { while (true) {} }, 1500);'),
     'alert-loop.html': page('<p>Nag.</p>', 'setInterval(() => alert("Subscribe!"), 20);'),
+    // slower, as a hostile reviewer wrote it: fewer than 25 dialogs in a quiet page's short perception
+    // breaks Cookie's probe only after its button was pressed: the interaction ends there, and says why
+    'late-saboteur.html': page('<h1>Counter</h1><button id="b">Start the counter</button><p id="o">Ready.</p>', `document.getElementById('b').onclick = () => {
+         document.getElementById('o').textContent = 'Started.';
+         setTimeout(() => { Array.prototype.filter = function () { throw new Error('no filter after start'); }; }, 0);
+       };`),
+    'alert-nag.html': page('<p>Nag, politely.</p>', 'setInterval(() => alert("Rate us!"), 150);'),
     'network.html': page(
       '<img src="https://images.example.com/hero.jpg" width="300" height="200" alt="hero"><button id="b">Load data</button><div id="r"></div>',
       `fetch('https://api.example.com/secrets').catch(()=>{});
@@ -60,7 +67,7 @@ beforeAll(async () => {
     'reloader.html': page('<input placeholder="Your name"><button>Save</button>', 'setTimeout(() => location.reload(), 400);'),
     'hang-on-load.html': page('<p>never shown</p>', 'while (true) {}'),
     'env.html': page('<pre id="o"></pre>', `document.getElementById('o').textContent = typeof process === 'undefined' ? 'no process' : JSON.stringify(process.env);`),
-    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'saboteur', 'blinder', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
+    'hostile.cookie.yaml': `query:\n  id: hostile\n  prompt: A small interactive page with a button.\n  language: en\n  kind: dynamic\ncandidates:\n${['network', 'dialogs', 'popup', 'hang-on-load', 'env', 'worker', 'late-hang', 'alert-loop', 'alert-nag', 'saboteur', 'late-saboteur', 'blinder', 'reloader'].map((c) => `  - { name: ${c}, mode: html, path: ${c}.html }`).join('\n')}\n  - { name: missing, mode: html, path: does-not-exist.html }\n`,
     'broken.cookie.yaml': 'query:\n  id: b\n  prompt: x\n  language: en\n  kind: interactive\ncandidates:\n  - { name: a, mode: html, path: network.html }\n',
   });
   // no video: what is under test is surviving hostile pages, not the recording (recording is asserted by the
@@ -75,7 +82,7 @@ beforeAll(async () => {
 describe('hostile pages and bad input', () => {
   it('reports the malformed spec in one line and still runs the valid one; exits non-zero', () => {
     expect(cli.stdout + cli.stderr).toMatch(/broken\.cookie\.yaml: query\.kind: .*Fix: use "static" or "dynamic"/);
-    expect(run.evaluations).toHaveLength(12);
+    expect(run.evaluations).toHaveLength(14);
     expect(cli.code).toBe(1);
   });
 
@@ -136,6 +143,16 @@ describe('a page that sabotages the built-ins Cookie measures with', () => {
     expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
     expect(e.error!.message).toMatch(/in-page probe could not measure this page.*DOM inventory failed/);
   });
+  it('a page that breaks the probe after a click ends the interaction with the cause in the evidence, not a bare "error"', () => {
+    const e = byCandidate('late-saboteur');
+    const ev = JSON.parse(fs.readFileSync(path.join(out, e.evidenceDir, 'evidence.json'), 'utf8'));
+    expect(e.status).toBe('scored');
+    // the page's timer fires while the step runs (its clock stands still while Cookie observes); the step's own
+    // measurement tolerates it, the next observation's element scan does not
+    expect(ev.interaction.endedBecause).toBe('error');
+    expect(ev.interaction.endDetail).toMatch(/^observation failed: .*no filter after start/);
+    expect(ev.stageErrors.map((x: { message: string }) => x.message).join('\n')).toMatch(/interaction ended early after \d+ step\(s\): error: .*no filter after start/);
+  });
   it('a page that replaces getComputedStyle, addEventListener and requestAnimationFrame is an evaluation error naming the built-ins (issue 19.6), not "Nothing to interact with"', () => {
     const e = byCandidate('blinder');
     expect(e).toMatchObject({ status: 'error', scores: null, error: { stage: 'perceive' } });
@@ -176,6 +193,12 @@ describe('the fence holds against workers, dotfiles, late hangs and dialog flood
     expect(problems.filter((p) => /timed out/.test(p)).length, problems.join('; ')).toBeLessThanOrEqual(1);
     expect(problems.at(-1)).toMatch(/stopped answering|did not answer/);
     expect(ev.interaction?.steps ?? []).toEqual([]);
+  });
+
+  it('a page that opens a dialog every 150 ms is a dialog loop too (a quiet page is perceived in under 2 s)', () => {
+    const r = byCandidate('alert-nag');
+    expect(r.status).toBe('scored');
+    expect(r.defects[0]).toMatchObject({ severity: 'critical', title: 'Dialogs in an endless loop' });
   });
 
   it('a page that opens dialogs in an endless loop is a scored failure, not a stuck stage', () => {

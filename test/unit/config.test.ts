@@ -26,6 +26,11 @@ describe('config', () => {
     expect(() => resolveConfig({ viewports: [{ width: 10, height: 800 }] }, 'c.ts')).toThrow(/c\.ts: viewports\.0\.width: .*Fix: use a width in px/);
   });
 
+  it('a model-backed agent or judge without a model names its own field and environment variables', () => {
+    expect(() => resolveConfig({ judge: { kind: 'model' } }, 'cookie.config.ts')).toThrow(/^cookie\.config\.ts: judge\.model: is missing \(judge\.kind is "model"\)\. Fix: give judge\.model: .*COOKIE_JUDGE_PROVIDER and COOKIE_JUDGE_MODEL, or use judge\.kind "offline"$/);
+    expect(() => resolveConfig({ agent: { kind: 'model' } }, 'cookie.config.ts')).toThrow(/agent\.model: is missing .*Fix: give agent\.model: .*COOKIE_AGENT_MODEL/);
+  });
+
   it('loads cookie.config.ts from the working directory and reports a broken one', async () => {
     const dir = tmpDir();
     writeFiles(dir, { 'cookie.config.ts': `export default { concurrency: 3, outputDir: 'out' } satisfies Record<string, unknown>;\n` });

@@ -67,6 +67,19 @@ describe('cookie judge: stored evidence is checked, failures keep the previous r
     expect(o).toMatchObject({ exitCode: 0, judged: ['q/a'], skipped: ['q/b'], failed: [] });
   });
 
+  it('a page the probe could not measure stays an error at perceive, as `cookie test` left it; the judge never sees it', async () => {
+    const d = outputDir(evidence({ static: { controls: [], probeError: 'Array.prototype.filter threw' } }), evidence());
+    Object.assign(d.run.evaluations[0]!, { status: 'error', scores: null, passed: false, error: { stage: 'perceive', message: "Cookie's in-page probe could not measure this page" } });
+    const seen: unknown[] = [];
+    const spy = { ...fakeJudge, judge: (ev: never, dir: string) => (seen.push(ev), fakeJudge.judge(ev, dir)) } as Judge;
+    const lines: string[] = [];
+    const o = await rejudgeRun(d.dir, d.run, spy, meetsThresholds, { out: (l) => lines.push(l), err: () => {} });
+    expect(o).toMatchObject({ exitCode: 0, judged: ['q/b'], skipped: ['q/a'], failed: [] });
+    expect(seen).toHaveLength(1);
+    expect(lines.join('\n')).toMatch(/q\/a  skipped: Cookie's in-page probe could not measure this page .*Array\.prototype\.filter threw/);
+    expect(d.read().evaluations[0]).toMatchObject({ status: 'error', error: { stage: 'perceive' } });
+  });
+
   it('exit 0 when every evaluation was re-judged', async () => {
     const d = outputDir(evidence(), evidence());
     const o = await rejudgeRun(d.dir, d.run, fakeJudge, meetsThresholds, quiet);

@@ -51,3 +51,26 @@ describe('short label-only pages (franc on a few bare nouns is not evidence)', (
     expect(r.detected).toBe('fr');
   });
 });
+
+describe('caseless scripts (Arabic, Hebrew, Devanagari) are prose too', () => {
+  const arabic = 'مرحبا بكم في تطبيق قائمة المهام\nأضف مهمة جديدة واضغط على زر الحفظ لتخزينها\nالمهام المكتملة تظهر باللون الأخضر';
+  it('an Arabic page for an Arabic query matches by its script', () => {
+    const r = checkLanguage(arabic, 'ar');
+    expect(r.matches).toBe(true);
+    expect(r.expectedScriptShare).toBeGreaterThan(0.9);
+  });
+  it('an Arabic page with lower-case English labels mixed in still matches an Arabic query', () => {
+    expect(checkLanguage(`${arabic}\nscore level reset`, 'ar').matches).toBe(true);
+  });
+  it('an Arabic page for an English query is the wrong script, not "too little prose"', () => {
+    const r = checkLanguage(arabic, 'en');
+    expect(r.matches).toBe(false);
+    expect(r.detected).toBe('ar');
+  });
+  it('a Hebrew page for a Hebrew query matches', () => {
+    expect(checkLanguage('ברוכים הבאים למחשבון שלנו\nהזינו מספרים ולחצו על כפתור החישוב', 'he').matches).toBe(true);
+  });
+  it('a Hindi page for a Hindi query matches', () => {
+    expect(checkLanguage('हमारे कार्य सूची ऐप में आपका स्वागत है\nनया कार्य जोड़ें और सहेजें बटन दबाएं', 'hi').matches).toBe(true);
+  });
+});

@@ -23,9 +23,13 @@ describe('isDialogFlood: dialogs opened with no user input during static percept
     expect(isDialogFlood(1, 200)).toBe(false);
     expect(isDialogFlood(3, 1000)).toBe(false);
   });
-  it('an alert every 20 ms is a flood once 25 came, also when perception was quick; 101 always is', () => {
+  it('an alert every 20 ms or every 150 ms is a flood once 8 came at 5 a second, also when perception was quick; 101 always is', () => {
     expect(isDialogFlood(40, 3000)).toBe(true);
-    expect(isDialogFlood(24, 1000)).toBe(false);
+    // an alert every 100–200 ms over a quiet page's 1.8-s perception
+    expect(isDialogFlood(12, 1800)).toBe(true);
+    expect(isDialogFlood(8, 1600)).toBe(true);
+    expect(isDialogFlood(7, 1000)).toBe(false);
+    expect(isDialogFlood(8, 2000)).toBe(false);
     expect(isDialogFlood(30, 60_000)).toBe(false);
     expect(isDialogFlood(101, 600_000)).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../src/providers/anthropic.js';
 import { withBackoff } from '../../src/providers/backoff.js';
-import { costOf, ModelClient } from '../../src/providers/client.js';
+import { apiKeyOf, costOf, ModelClient } from '../../src/providers/client.js';
 import { OpenAIProvider } from '../../src/providers/openai.js';
 import { anthropicToolUse, openaiToolCall, startFakeLlm } from '../fixtures/fake-llm.js';
 
@@ -111,5 +111,31 @@ describe('other model requests through the same policies (computer-use APIs)', (
     expect(cost).toEqual({ requests: 1, inputTokens: 1000, outputTokens: 50, costUsd: (1000 * 2 + 50 * 10) / 1e6 });
     expect(client.usage).toEqual({ requests: 2, inputTokens: 1000, outputTokens: 50, costUsd: cost.costUsd });
     expect(client.retries).toHaveLength(1);
+  });
+});
+
+describe('API keys', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'COOKIE_API_KEY', 'MY_KEY']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+  it('a hosted model with no key is a clear error naming the variable to set, not the SDK\'s "Missing credentials"', () => {
+    for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'COOKIE_API_KEY']) delete process.env[k];
+    expect(() => apiKeyOf({ provider: 'openai', model: 'gpt-x' } as never)).toThrow(/no API key for the openai model "gpt-x"\. Fix: set OPENAI_API_KEY \(or COOKIE_API_KEY\)/);
+    expect(() => apiKeyOf({ provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'MY_KEY' } as never)).toThrow(/Fix: set MY_KEY/);
+    process.env.OPENAI_API_KEY = '';
+    expect(() => apiKeyOf({ provider: 'openai', model: 'gpt-x' } as never)).toThrow(/no API key/);
+  });
+  it('the key comes from the config, its variable, the provider\'s variable or COOKIE_API_KEY; a local server needs none', () => {
+    for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'COOKIE_API_KEY']) delete process.env[k];
+    expect(apiKeyOf({ provider: 'openai', model: 'm', baseURL: 'http://127.0.0.1:9/v1' } as never)).toBe('not-needed');
+    process.env.COOKIE_API_KEY = 'k-cookie';
+    expect(apiKeyOf({ provider: 'anthropic', model: 'm' } as never)).toBe('k-cookie');
+    process.env.MY_KEY = 'k-mine';
+    expect(apiKeyOf({ provider: 'openai', model: 'm', apiKeyEnv: 'MY_KEY' } as never)).toBe('k-mine');
+    expect(apiKeyOf({ provider: 'openai', model: 'm', apiKey: 'k-config' } as never)).toBe('k-config');
   });
 });
