@@ -34,6 +34,80 @@
   };
   EventTarget.prototype.addEventListener = wrappedAdd;
 
+  // ── shadow roots: a web component renders into one (closed ones are invisible to the page's own DOM
+  // queries), and a reviewer sees what it renders; every root the page attaches is kept, with its host ──
+  const shadow = { roots: [], byHost: new WeakMap() };
+  const MO_OPTIONS = { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true };
+  try {
+    const origAttach = Element.prototype.attachShadow;
+    if (typeof origAttach === 'function') {
+      Element.prototype.attachShadow = function (init) {
+        const root = origAttach.call(this, init);
+        try {
+          if (shadow.roots.length < 2000) shadow.roots.push(root);
+          shadow.byHost.set(this, root);
+          if (state.mo) state.mo.observe(root, MO_OPTIONS);
+        } catch (e) { /* never break the app */ }
+        return root;
+      };
+    }
+  } catch (e) { /* never break the app */ }
+  /** The shadow root of a host (a closed one too, when the page attached it after the probe), else null. */
+  function shadowOf(el) {
+    try { return shadow.byHost.get(el) || el.shadowRoot || null; } catch (e) { return null; }
+  }
+  /**
+   * Every shadow root in the document now, nested ones too: those the page attached (open or closed) whose
+   * host is in the document, and open ones declared in its HTML (found through their hosts).
+   */
+  function shadowRoots() {
+    const out = [], seen = new Set();
+    const add = (r) => { if (r && !seen.has(r) && out.length < 500) { seen.add(r); out.push(r); } };
+    for (const r of shadow.roots) if (r.host && r.host.isConnected) add(r);
+    const hosts = (list) => { for (let i = 0; i < list.length && i < MAX_ELEMENTS; i++) { let r = null; try { r = list[i].shadowRoot; } catch (e) { /* a page's getter */ } if (r) add(r); } };
+    hosts(document.getElementsByTagName('*'));
+    for (let k = 0; k < out.length; k++) hosts(out[k].querySelectorAll('*'));
+    return out;
+  }
+  /** `querySelectorAll(sel)` over the document and every shadow root in it ({@link shadowRoots}). */
+  function qsaDeep(sel, roots) {
+    const out = [...document.querySelectorAll(sel)];
+    for (const r of roots || shadowRoots()) for (const el of r.querySelectorAll(sel)) out.push(el);
+    return out;
+  }
+  /** The elements of the body and of every shadow root in the document, in that order. */
+  function allElements(roots) {
+    const out = document.body ? [...document.body.getElementsByTagName('*')] : [];
+    for (const r of roots || shadowRoots()) { if (out.length >= MAX_ELEMENTS) break; for (const el of r.querySelectorAll('*')) out.push(el); }
+    return out;
+  }
+  /** The innermost element at a point, through shadow roots (the document answers with the host). */
+  function deepElementFromPoint(x, y) {
+    let top = document.elementFromPoint(x, y);
+    for (let i = 0; top && i < 20; i++) {
+      const r = shadowOf(top);
+      const inner = r && r.elementFromPoint ? r.elementFromPoint(x, y) : null;
+      if (!inner || inner === top) break;
+      top = inner;
+    }
+    return top;
+  }
+  /** Whether `a` contains `b`, across shadow boundaries (a host contains what its shadow root renders). */
+  function composedContains(a, b) {
+    for (let n = b, i = 0; n && i < 400; n = n.parentNode || n.host, i++) if (n === a) return true;
+    return false;
+  }
+  /** The focused element, inside shadow roots too (the document names the host). */
+  function deepActiveElement() {
+    let a = document.activeElement;
+    for (let i = 0; a && i < 20; i++) {
+      const r = shadowOf(a);
+      if (!r || !r.activeElement) break;
+      a = r.activeElement;
+    }
+    return a;
+  }
+
   // ── effects that leave the page (download, print, clipboard, new tab): recorded, never blocked ──
   const external = [];
   const noteExternal = (kind, detail) => { if (external.length < 200) external.push({ kind, detail: String(detail || '').slice(0, 120) }); };
@@ -77,8 +151,10 @@
   };
   const startObserver = () => {
     try {
-      new MutationObserver((list) => { let n = 0; for (const m of list) if (!noop(m)) n++; if (n) { state.mutations += n; state.lastMutationAt = nat.perf.now(); } })
-        .observe(document, { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true });
+      state.mo = new MutationObserver((list) => { let n = 0; for (const m of list) if (!noop(m)) n++; if (n) { state.mutations += n; state.lastMutationAt = nat.perf.now(); } });
+      state.mo.observe(document, MO_OPTIONS);
+      // roots attached before (each later one is observed as it is attached)
+      for (const r of shadow.roots) state.mo.observe(r, MO_OPTIONS);
     } catch (e) { /* ignore */ }
   };
   if (document.documentElement) startObserver(); else document.addEventListener('DOMContentLoaded', startObserver);
@@ -236,7 +312,7 @@
   function accName(el) {
     const a = el.getAttribute('aria-label'); if (a) return a.trim().slice(0, 80);
     const lb = el.getAttribute('aria-labelledby');
-    if (lb) { const t = lb.split(/\s+/).map((id) => { const e = document.getElementById(id); return e ? text(e) : ''; }).join(' ').trim(); if (t) return t.slice(0, 80); }
+    if (lb) { const t = lb.split(/\s+/).map((id) => { const rn = el.getRootNode ? el.getRootNode() : document; const e = (rn && rn.getElementById ? rn : document).getElementById(id); return e ? text(e) : ''; }).join(' ').trim(); if (t) return t.slice(0, 80); }
     if (el.labels && el.labels.length) { const t = text(el.labels[0]); if (t) return t; }
     const t = text(el); if (t) return t;
     for (const k of ['value', 'placeholder', 'title', 'alt', 'name']) { const v = el.getAttribute(k); if (v) return v.trim().slice(0, 80); }
@@ -301,9 +377,10 @@
   }
 
   function interactiveElements() {
-    const set = new Set(document.querySelectorAll(INTERACTIVE));
+    const roots = shadowRoots();
+    const set = new Set(qsaDeep(INTERACTIVE, roots));
     // custom clickables: pointer cursor (topmost) or a click listener registered on the element
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements(roots);
     for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
       const el = all[i];
       if (set.has(el) || el.closest('a[href],button')) continue;
@@ -392,8 +469,8 @@
     if (r0.top < 0 || r0.bottom > innerHeight || r0.left < 0 || r0.right > innerWidth) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const r = rectOf(el);
     const cx = Math.min(Math.max(r.x + r.width / 2, 1), innerWidth - 1), cy = Math.min(Math.max(r.y + r.height / 2, 1), innerHeight - 1);
-    const top = document.elementFromPoint(cx, cy);
-    const covered = !!top && top !== el && !el.contains(top) && !top.contains(el) && !(el.labels && [...el.labels].some((l) => l === top || l.contains(top)));
+    const top = deepElementFromPoint(cx, cy);
+    const covered = !!top && top !== el && !composedContains(el, top) && !composedContains(top, el) && !(el.labels && [...el.labels].some((l) => l === top || l.contains(top)));
     let cover = null;
     if (covered) {
       const tr = rectOf(top);
@@ -407,7 +484,7 @@
   function valueOf(ref) {
     const el = state.refs[ref];
     if (!el) return null;
-    return { value: 'value' in el ? String(el.value) : null, checked: 'checked' in el ? !!el.checked : null, focused: document.activeElement === el };
+    return { value: 'value' in el ? String(el.value) : null, checked: 'checked' in el ? !!el.checked : null, focused: deepActiveElement() === el };
   }
 
   // <select> has no human pointer path in headless Chromium (native popup): choose by index and fire the
@@ -468,10 +545,12 @@
     const b = document.body;
     const out = { visible: [], hidden: [], reasons: {} };
     if (!b) return out;
-    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
     const skip = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TITLE)$/i;
     let n = 0, lastParent = null, line = [];
     const flush = () => { if (line.length) out.visible.push(line.join(' ')); line = []; };
+    // the body's text, then what each shadow root renders (a web component's text is the page's text)
+    for (const top of [b, ...shadowRoots()]) {
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node && n < 8000; node = walker.nextNode()) {
       n++;
       const t = node.data.replace(/\s+/g, ' ').trim();
@@ -487,6 +566,7 @@
       line.push(t);
     }
     flush();
+    }
     return out;
   }
   /** The visible text, one line per block (`parts`: a walk already made by {@link textParts}). */
@@ -547,7 +627,7 @@
   function styleSignals() {
     const fonts = new Set(), colors = new Set(), bgs = new Set(), sizes = new Set();
     let rounded = 0, shadowed = 0, gradients = 0, transitions = 0, animated = 0, n = 0;
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     for (let i = 0; i < all.length && n < 3000; i++) {
       const el = all[i];
       const cs = gcs(el);
@@ -612,9 +692,9 @@
     const oa = overlayOf(a.el), ob = overlayOf(b.el);
     if (oa !== ob) return false;
     if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return true;
-    const top = document.elementFromPoint(x, y);
+    const top = deepElementFromPoint(x, y);
     if (!top) return false;
-    return a.el.contains(top) || b.el.contains(top) || top.contains(a.el) || top.contains(b.el);
+    return composedContains(a.el, top) || composedContains(b.el, top) || composedContains(top, a.el) || composedContains(top, b.el);
   }
   // text that names JavaScript's values rather than shows a broken one: inside code (a <span> of highlighted
   // code in <pre>), or a control whose whole label is the word (a quiz answer "NaN", a button "undefined")
@@ -649,7 +729,7 @@
   function textProblems() {
     const out = [];
     const leaves = [];
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
       const el = all[i];
       if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEXTAREA', 'INPUT', 'CODE', 'PRE', 'SVG'].includes(el.tagName.toUpperCase())) continue;
@@ -685,7 +765,8 @@
     const vw = innerWidth, vh = innerHeight, area = vw * vh;
     const parts = textParts(); // one walk of the text nodes for the visible and the hidden text
     const txt = visibleText(parts);
-    const images = [...document.images].slice(0, 200).map((img) => {
+    const roots = shadowRoots();
+    const images = qsaDeep('img', roots).slice(0, 200).map((img) => {
       const r = rectOf(img);
       const cs = gcs(img);
       const natural = img.naturalWidth && img.naturalHeight ? img.naturalWidth / img.naturalHeight : 0;
@@ -699,7 +780,7 @@
         visible: visible(img, cs),
       };
     }).filter((i) => i.visible || !i.loaded);
-    const canvases = [...document.querySelectorAll('canvas')].filter((c) => visible(c)).map((c) => {
+    const canvases = qsaDeep('canvas', roots).filter((c) => visible(c)).map((c) => {
       const r = rectOf(c);
       return { width: Math.round(r.width), height: Math.round(r.height), areaShare: Math.round((Math.min(r.width * r.height, area) / area) * 1000) / 1000 };
     });
@@ -712,13 +793,13 @@
       htmlLang: document.documentElement.getAttribute('lang') || '',
       visibleTextLength: txt.replace(/\s/g, '').length,
       textSample: txt.slice(0, 4000),
-      headings: [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].filter((h) => visible(h)).slice(0, 40)
+      headings: qsaDeep('h1,h2,h3,h4,h5,h6', roots).filter((h) => visible(h)).slice(0, 40)
         .map((h) => ({ level: +h.tagName[1], text: text(h, 100) })),
       interactive: scan(),
       images, canvases,
-      svgCount: [...document.querySelectorAll('svg')].filter((s) => visible(s)).length,
-      videoCount: document.querySelectorAll('video').length,
-      audioCount: document.querySelectorAll('audio').length,
+      svgCount: qsaDeep('svg', roots).filter((s) => visible(s)).length,
+      videoCount: qsaDeep('video', roots).length,
+      audioCount: qsaDeep('audio', roots).length,
       formCount: document.forms.length,
       listenedEvents: [...listened].sort(),
       style: styleSignals(),
@@ -739,7 +820,7 @@
     const sw = noSideScroll ? vw : Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0);
     const offenders = [];
     if (sw > vw + 1) {
-      const all = document.body ? document.body.getElementsByTagName('*') : [];
+      const all = allElements();
       for (let i = 0; i < all.length && i < MAX_ELEMENTS && offenders.length < 5; i++) {
         const el = all[i];
         const r = rectOf(el);
@@ -752,14 +833,14 @@
       }
     }
     const clipped = textProblems().filter((t) => t.kind === 'clipped' || t.kind === 'overlap').length;
-    return { overflowPx: Math.max(0, sw - vw), offenders, clippedText: clipped, visibleTextLength: visibleText().replace(/\s/g, '').length, canvases: document.querySelectorAll('canvas').length, images: document.images.length, svgs: document.querySelectorAll('svg').length };
+    return { overflowPx: Math.max(0, sw - vw), offenders, clippedText: clipped, visibleTextLength: visibleText().replace(/\s/g, '').length, canvases: qsaDeep('canvas').length, images: qsaDeep('img').length, svgs: qsaDeep('svg').length };
   }
 
   /** Alignment and spacing of visible content boxes (interface regularity, rubric item 8). */
   function layoutMetrics() {
     const boxes = [];
     const spacings = new Set();
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     for (let i = 0; i < all.length && boxes.length < 400 && i < MAX_ELEMENTS; i++) {
       const el = all[i];
       const tag = el.tagName;
@@ -814,7 +895,7 @@
       found.set(path, { id: path, items });
     };
     for (const p of known || []) { try { const el = document.querySelector(p); if (el) add(el); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ } }
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     const cands = [];
     for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
       const el = all[i];
@@ -833,7 +914,7 @@
   /** Short visible texts holding a number (counters, totals, badges, displays), with the text around them. */
   function numbers() {
     const out = [];
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     for (let i = 0; i < all.length && i < MAX_ELEMENTS && out.length < 60; i++) {
       const el = all[i];
       if (/^(SCRIPT|STYLE|OPTION|SELECT|BUTTON)$/i.test(el.tagName)) continue;
@@ -851,7 +932,7 @@
   function textState(ref) {
     const skip = ref === undefined || ref === null ? null : state.refs[ref];
     const lines = visibleText().split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 400);
-    const fields = [...document.querySelectorAll('input,textarea,select')].slice(0, 100);
+    const fields = qsaDeep('input,textarea,select').slice(0, 100);
     for (const f of fields) {
       if (f === skip || (skip && skip.contains && skip.contains(f))) continue;
       if (!visible(f)) continue;
@@ -868,7 +949,7 @@
    * no such pair.
    */
   function dragPlan() {
-    const all = document.body ? document.body.getElementsByTagName('*') : [];
+    const all = allElements();
     let source = null;
     const zones = [];
     for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {
@@ -912,7 +993,7 @@
   function externalSince(n) { return external.slice(n); }
   /** Share of a 2D canvas's pixels that differ from its most common colour (ink); null when unreadable. */
   function canvasInk() {
-    const cs = [...document.querySelectorAll('canvas')].filter((c) => visible(c));
+    const cs = qsaDeep('canvas').filter((c) => visible(c));
     if (!cs.length) return null;
     const c = cs.sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight)[0];
     try {
@@ -928,7 +1009,7 @@
   }
   /** Backing-store size of visible canvases against their CSS size × devicePixelRatio. */
   function canvasBacking() {
-    return [...document.querySelectorAll('canvas')].filter((c) => visible(c)).slice(0, 10).map((c) => {
+    return qsaDeep('canvas').filter((c) => visible(c)).slice(0, 10).map((c) => {
       const r = rectOf(c);
       return { width: c.width, height: c.height, cssWidth: Math.round(r.width), cssHeight: Math.round(r.height), dpr: devicePixelRatio,
         areaShare: Math.round((r.width * r.height) / (innerWidth * innerHeight) * 1000) / 1000 };
@@ -937,7 +1018,7 @@
   /** Is there nothing for a clear/reset/delete control to act on: blank canvases, empty fields, zero counters, no selection. */
   function emptyState() {
     const ink = canvasInk();
-    const fields = [...document.querySelectorAll('input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=color]):not([type=button]):not([type=submit]),textarea')].filter((f) => visible(f) && !f.readOnly);
+    const fields = qsaDeep('input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=color]):not([type=button]):not([type=submit]),textarea').filter((f) => visible(f) && !f.readOnly);
     const nums = numbers().map((n) => n.text);
     return {
       canvasBlank: ink ? ink.ink < 0.002 : null,
@@ -986,14 +1067,15 @@
   // marquees, images in formats that animate
   function motionSources(horizonMs) {
     try {
-      let n = pendingTimers(typeof horizonMs === 'number' ? horizonMs : 600) + document.querySelectorAll('canvas, video, iframe, frame, embed, object, marquee, animate, animateTransform, animateMotion, set, animateColor').length;
-      for (const img of document.images) if (/\.(gif|webp|apng)(?:[?#]|$)|^data:image\/(?:gif|webp|apng)/i.test(img.currentSrc || img.src || '')) n++;
+      const roots = shadowRoots();
+      let n = pendingTimers(typeof horizonMs === 'number' ? horizonMs : 600) + qsaDeep('canvas, video, iframe, frame, embed, object, marquee, animate, animateTransform, animateMotion, set, animateColor', roots).length;
+      for (const img of qsaDeep('img', roots)) if (/\.(gif|webp|apng)(?:[?#]|$)|^data:image\/(?:gif|webp|apng)/i.test(img.currentSrc || img.src || '')) n++;
       return n;
     } catch (e) { return 1; }
   }
 
   function snapshot() {
-    const a = document.activeElement;
+    const a = deepActiveElement();
     const r = a && a !== document.body && a !== document.documentElement ? rectOf(a) : null;
     let anims = 0; let finite = 0;
     try {
@@ -1010,7 +1092,18 @@
       active: a ? classKey(a) : null, focusBox: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
       // whether the focused element takes text (its caret blinks inside it; what is typed shows inside it)
       focusText: r ? !!(a.isContentEditable || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || (a.tagName === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(a.type))) : null,
-      content: { elements: document.body ? document.body.getElementsByTagName('*').length : 0, textChars: document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0, loading: document.readyState === 'loading' } };
+      content: contentSize() };
+  }
+  /** Elements and characters of text in the body and in the shadow roots the page attached (no walk: each snapshot asks). */
+  function contentSize() {
+    let elements = document.body ? document.body.getElementsByTagName('*').length : 0;
+    let textChars = document.body ? (document.body.textContent || '').replace(/\s/g, '').length : 0;
+    for (const r of shadow.roots) {
+      if (!r.host || !r.host.isConnected) continue;
+      elements += r.querySelectorAll('*').length;
+      textChars += (r.textContent || '').replace(/\s/g, '').length;
+    }
+    return { elements, textChars, loading: document.readyState === 'loading' };
   }
 
   Object.defineProperty(window, '__cookieProbe', {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeOffline } from '../../src/judge/offline/judge.js';
+import { nothingInDom } from '../../src/judge/offline/checks.js';
+import { FULL, judgeOffline } from '../../src/judge/offline/judge.js';
 import { RUBRIC } from '../../src/judge/rubric.js';
 import { click, evidence, inventory, perception } from '../fixtures/evidence.js';
 
@@ -256,8 +257,33 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.unscorable).toMatch(/captured no view of the page.*Execution context was destroyed/);
     // a page shown blank, or one that hung at load, is still judged as such
     expect(judgeOffline(evidence({ static: perception({ unresponsive: true, viewports: [], inventory: null }) }, null)).unscorable).toBeNull();
-    const blank = perception({ viewports: [], inventory: inventory({ visibleTextLength: 0, canvases: [], images: [], svgCount: 0 }) });
+    const blank = perception({ viewports: [], inventory: inventory({ visibleTextLength: 0, canvases: [], images: [], svgCount: 0, style: { ...inventory().style, elementCount: 2, distinctBackgrounds: 0, gradientElements: 0 } }) });
     expect(judgeOffline(evidence({ static: blank }, null)).unscorable).toBeNull();
+  });
+
+  it('nothing in the DOM: no text, image, canvas or SVG, and no shapes drawn with CSS (CSS art is content, an empty shell is not)', () => {
+    const empty = { visibleTextLength: 0, canvases: [], images: [], svgCount: 0 };
+    const style = (elementCount: number, distinctBackgrounds: number, gradientElements = 0) => ({ ...inventory().style, elementCount, distinctBackgrounds, gradientElements });
+    // a cat drawn with 7 styled <div>s in 3 colours
+    expect(nothingInDom(inventory({ ...empty, style: style(7, 3) }))).toBe(false);
+    // shapes painted only with gradients
+    expect(nothingInDom(inventory({ ...empty, style: style(4, 0, 2) }))).toBe(false);
+    // an app shell of empty containers, and a single painted card with nothing in it
+    expect(nothingInDom(inventory({ ...empty, style: style(5, 0) }))).toBe(true);
+    expect(nothingInDom(inventory({ ...empty, style: style(1, 1) }))).toBe(true);
+    // any text, image, canvas or SVG is content
+    expect(nothingInDom(inventory({ ...empty, visibleTextLength: 3, style: style(1, 0) }))).toBe(false);
+    expect(nothingInDom(null)).toBe(false);
+  });
+
+  it('CSS art with a clean screenshot is content, not "Blank page", also without vision (ablation)', () => {
+    const st = perception({ inventory: inventory({ visibleTextLength: 0, canvases: [], images: [], svgCount: 0, interactive: [], style: { ...inventory().style, elementCount: 7, distinctBackgrounds: 3, gradientElements: 0 } }) });
+    expect(titles(judgeOffline(evidence({ static: st }, null)))).not.toContain('Blank page');
+    expect(judgeOffline(evidence({ static: st }, null)).rubric.find((r) => r.id === '1')!.verdict).toBe('pass');
+    expect(titles(judgeOffline(evidence({ static: st }, null), { ...FULL, vision: false }))).not.toContain('Blank page');
+    // the same DOM with its shapes gone is blank (the screenshot shows only the background)
+    const gone = perception({ inventory: inventory({ visibleTextLength: 0, canvases: [], images: [], svgCount: 0, interactive: [], style: { ...inventory().style, elementCount: 1, distinctBackgrounds: 0, gradientElements: 0 } }) });
+    expect(titles(judgeOffline(evidence({ static: gone }, null)))).toContain('Blank page');
   });
 
   it('a library warning printed with console.error (React 18 deprecation) is one minor note, not a major runtime error', () => {

@@ -1,4 +1,4 @@
-import type { ConsoleEntry, Defect, FrameTiming, Evidence, RubricVerdict, StaticPerception, TraceStep, ViewportCheck } from '../../types.js';
+import type { ConsoleEntry, Defect, DomInventory, FrameTiming, Evidence, RubricVerdict, StaticPerception, TraceStep, ViewportCheck } from '../../types.js';
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
@@ -54,13 +54,26 @@ export interface Facts {
   steps: TraceStep[];
 }
 
+/**
+ * Whether the DOM inventory shows nothing a reviewer could see: no visible text, image, canvas or SVG, and
+ * no shapes drawn with CSS — fewer than 3 visible elements in the body, or none of them painting a
+ * background (CSS art, a drawing made of styled <div>s, is content; an empty app shell is not). Rubric
+ * item 1 (paper §4.3, "code renders"), read with the blank-screen test of the screenshot.
+ */
+export function nothingInDom(inv: DomInventory | null): boolean {
+  if (!inv || inv.visibleTextLength > 0 || inv.canvases.length > 0 || inv.images.length > 0 || inv.svgCount > 0) return false;
+  const st = inv.style;
+  const drawnWithCss = !!st && st.elementCount >= 3 && st.distinctBackgrounds + st.gradientElements > 0;
+  return !drawnWithCss;
+}
+
 /** Derive {@link Facts}. */
 export function facts(ev: Evidence): Facts {
   const st = ev.static;
   const vpDefault = st?.viewports.find((v) => v.width === 1280) ?? st?.viewports[st.viewports.length - 1];
   const entryFailed = !!st?.problems.some((p) => /entry document answered HTTP/.test(p));
   const unresponsiveAtLoad = !!st?.unresponsive;
-  const blank = !!vpDefault?.blank.isBlank || (!!st?.inventory && st.inventory.visibleTextLength === 0 && st.inventory.canvases.length === 0 && st.inventory.images.length === 0 && st.inventory.svgCount === 0);
+  const blank = !!vpDefault?.blank.isBlank || nothingInDom(st?.inventory ?? null);
   return {
     ev,
     rendered: !!st && !unresponsiveAtLoad && !entryFailed && !blank && !!vpDefault,

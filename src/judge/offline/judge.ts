@@ -18,6 +18,7 @@ import {
   languageConsistency,
   layout,
   media,
+  nothingInDom,
   refinementVerdict,
   regularity,
   responsive,
@@ -117,7 +118,7 @@ export function judgeOffline(input: Evidence, ablation: AblationSwitches = FULL,
   const ev = ablate(input, ablation);
   const f = facts(ev);
   if (!ablation.vision) {
-    f.blank = !!ev.static?.inventory && ev.static.inventory.visibleTextLength === 0 && ev.static.inventory.canvases.length === 0 && ev.static.inventory.images.length === 0 && ev.static.inventory.svgCount === 0;
+    f.blank = nothingInDom(ev.static?.inventory ?? null);
     f.rendered = f.rendered && !f.blank;
   }
   const reasons: string[] = [];
