@@ -442,9 +442,10 @@ export interface StaticPerception {
    */
   idleWindowEndedEarly?: true;
   /**
-   * The settle wait ended after 100 ms of quiet instead of 500 because nothing was left that could change the
-   * DOM — no timer due, frame loop, request in flight, WebSocket or worker (perceive.ts `canSettleEarly`).
-   * Absent when the page waited for the full quiet.
+   * The settle wait ended by the early rule: at least 100 ms of quiet and nothing left that could change the
+   * DOM — no timer due, frame loop, request in flight, WebSocket or worker (perceive.ts `canSettleEarly`) — so
+   * it waited neither for 500 ms of quiet nor for the network's idle. A fact about the page: it holds however
+   * long the machine took to ask. Absent when the page waited for the full quiet.
    */
   settledEarly?: true;
   /**

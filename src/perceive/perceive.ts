@@ -185,9 +185,11 @@ async function waitForQuiet(page: Page, limitMs: number, ready: () => boolean = 
     // change came before the wait began has been quiet that long already
     snapAt = Date.now();
     quietMs = typeof snap.quietMs === 'number' && snap.quietMs >= 0 ? snap.quietMs : Date.now() - quietSince;
-    if (quietMs >= QUIET_MS && ready()) return { quiet: true, early: false };
+    // the early rule first: whether a page has nothing left that could change it is a fact about the page, not
+    // about how long the machine took to ask (on a busy machine a still page is often quiet 500 ms already)
     const earlyIn = early && typeof snap.timers === 'number' ? early({ quietMs, timers: snap.timers, complete: snap.complete === true }) : null;
     if (earlyIn === 0) return { quiet: true, early: true };
+    if (quietMs >= QUIET_MS && ready()) return { quiet: true, early: false };
     // ask again when the quiet would be complete (at most 150 ms on: a change restarts it), or when a page
     // that may end early would have been quiet long enough (its DOM's or its network's quiet)
     const wait = earlyIn !== null ? earlyIn + 5 : QUIET_MS - quietMs + 5;
