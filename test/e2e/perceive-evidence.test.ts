@@ -53,6 +53,9 @@ const PAGES: Record<string, string> = {
   // without alt text: axe-core, loaded at the first load, is loaded again into the document that replaced it
   themed: page('en', 'Notes', '', '<h1>My notes</h1><div class="card"><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%2248%22 height=%2248%22%3E%3Crect width=%2248%22 height=%2248%22 fill=%22%236366f1%22/%3E%3C/svg%3E"><p>Nothing here yet.</p><button>New note</button></div>', `addEventListener('load', () => { if (!sessionStorage.getItem('themed')) setTimeout(() => { sessionStorage.setItem('themed', 'dark'); location.reload(); }, 1000); else document.body.style.background = '#0f172a'; });`),
   // a page that allows only its own scripts (Content-Security-Policy), with grey-on-white small print
+  // a recipe page that embeds a video player's frame (srcdoc, as generated pages embed demos): axe-core runs on
+  // the page itself and does not wait on the frame, where it is not loaded
+  embedded: page('en', 'Recipe', '', '<h1>Tomato soup</h1><div class="card"><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%2248%22 height=%2248%22%3E%3Crect width=%2248%22 height=%2248%22 fill=%22%23ef4444%22/%3E%3C/svg%3E"><p>Serves four. Ready in 30 minutes.</p><iframe title="How to make it" width="320" height="180" srcdoc="<p>Video coming soon</p>"></iframe><button>Save recipe</button></div>'),
   csp: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self'"><title>Newsletter</title>
 <style>body{font-family:system-ui;margin:40px} .fine{color:#c8c8c8;font-size:13px}</style></head><body><h1>Join our newsletter</h1><p class="fine">We never share your e-mail address. Unsubscribe at any time.</p></body></html>`,
 };
@@ -189,6 +192,12 @@ describe('axe-core findings', () => {
     // a page without one: axe-core is not in its main world (the page cannot see Cookie's tools), and was run
     expect(after.still!.axe).toBe('undefined');
     expect(perceived.still!.axe).not.toBeNull();
+  });
+
+  it('a page with a frame gets its own axe-core findings (the frame is not asked, axe-core is not in it)', () => {
+    const p = perceived.embedded!;
+    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
+    expect(p.axe?.map((f) => f.id)).toContain('image-alt');
   });
 
   it('a page that replaced its document after axe-core was loaded gets it loaded again, and its findings', () => {
