@@ -178,16 +178,17 @@ describe('static perception waits for what it needs (issue 13)', () => {
 });
 
 describe('axe-core findings', () => {
-  it('axe-core runs on a page whose Content-Security-Policy refuses inline scripts, and finds its low contrast', () => {
-    const p = perceived.csp!;
+  /** The ids of a page's axe-core findings, after checking that axe-core ran on it. */
+  const axeIds = (p: StaticPerception): string[] => {
     expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
-    expect(p.axe?.map((f) => f.id)).toContain('color-contrast');
+    return (p.axe ?? []).map((f) => f.id);
+  };
+  it('axe-core runs on a page whose Content-Security-Policy refuses inline scripts, and finds its low contrast', () => {
+    expect(axeIds(perceived.csp!)).toContain('color-contrast');
   });
 
   it('axe-core runs in a world of its own: a page\'s global named axe is neither replaced nor used, and pages without one never get one', () => {
-    const p = perceived.lumberjack!;
-    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
-    expect(p.axe?.map((f) => f.id).sort()).toEqual(['color-contrast', 'image-alt']);
+    expect(axeIds(perceived.lumberjack!).sort()).toEqual(['color-contrast', 'image-alt']);
     expect(after.lumberjack!.axe).toBe('{"level":3,"damage":7}');
     // a page without one: axe-core is not in its main world (the page cannot see Cookie's tools), and was run
     expect(after.still!.axe).toBe('undefined');
@@ -195,16 +196,12 @@ describe('axe-core findings', () => {
   });
 
   it('a page with a frame gets its own axe-core findings (the frame is not asked, axe-core is not in it)', () => {
-    const p = perceived.embedded!;
-    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
-    expect(p.axe?.map((f) => f.id)).toContain('image-alt');
+    expect(axeIds(perceived.embedded!)).toContain('image-alt');
   });
 
   it('a page that replaced its document after axe-core was loaded gets it loaded again, and its findings', () => {
-    const p = perceived.themed!;
     // the page perception ended on is the second document (the reload came a second after the first load)
     expect(after.themed!.background).toMatch(/rgb\(15, 23, 42\)|#0f172a/);
-    expect(p.problems.join('; ')).not.toMatch(/axe-core failed/);
-    expect(p.axe?.map((f) => f.id)).toContain('image-alt');
+    expect(axeIds(perceived.themed!)).toContain('image-alt');
   });
 });
