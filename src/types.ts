@@ -850,6 +850,13 @@ export interface Evidence {
   documentLoads?: DocumentLoad[];
   /** Entries not kept because a list was full (a page flooding the console), by kind. */
   dropped?: Record<string, number>;
+  /**
+   * How the evaluation's browser session ended (issue 19): the limit its context was given to close (ms; 1 000
+   * for a page that stopped answering on a browser of its own, which is replaced anyway, instead of the ten
+   * seconds a hung renderer takes), whether it closed within it, and whether the browser was replaced
+   * (recycled) rather than reused. Absent when no session was opened.
+   */
+  sessionEnd?: { closeLimitMs: number; contextClosed: boolean; browserRecycled: boolean };
   /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */
   cdn?: { rewrites: CdnRewrite[]; unresolved: string[] };
   /** Stages that could not run to completion and why (time-outs, crashes of the harness). */

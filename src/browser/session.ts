@@ -128,6 +128,9 @@ function isSameOrigin(url: string, origin: string): boolean {
   }
 }
 
+/** How long a session's context gets to close by default (ms): what a hung renderer can take (issue 19). */
+export const SESSION_CLOSE_LIMIT_MS = 10_000;
+
 /**
  * Open a fresh context for one evaluation (paper §4.1: a live browser-accessible instance):
  * - the probe init script (src/browser/probe.init.js) before any app code;
@@ -347,7 +350,7 @@ export async function openAppSession(browser: Browser, origin: string, opts: Ses
     page,
     log,
     origin,
-    async close(limitMs = 10_000) {
+    async close(limitMs = SESSION_CLOSE_LIMIT_MS) {
       const start = Date.now();
       const prompt = await timebox(context.close(), limitMs, 'context close').then(() => Date.now() - start < CONTEXT_CLOSE_SLOW_MS, () => false);
       await proxy.close();

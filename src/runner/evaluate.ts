@@ -3,7 +3,7 @@ import { cpuStallMs } from '../browser/frame-timing.js';
 import path from 'node:path';
 import type { Browser } from 'playwright';
 import type { EvaluationBrowser } from '../browser/launch.js';
-import { openAppSession } from '../browser/session.js';
+import { openAppSession, SESSION_CLOSE_LIMIT_MS } from '../browser/session.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy } from '../deploy/deploy.js';
 import { dropCdnIntegrity, isCdnUrl } from '../common/cdn.js';
@@ -152,8 +152,10 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         // the context gets a second to close instead of the ten a hung renderer would take
         const endClose = span('eval.session-close');
         const hung = !!evidence.static?.unresponsive || evidence.interaction?.endedBecause === 'unresponsive' || log.crashed;
-        const closed = await s.close(hung && own ? 1_000 : undefined).catch(() => false);
+        const closeLimitMs = hung && own ? 1_000 : undefined;
+        const closed = await s.close(closeLimitMs).catch(() => false);
         const hostile = !closed || hung || Object.keys(log.dropped).length > 0 || evidence.stageErrors.length > 0;
+        evidence.sessionEnd = { closeLimitMs: closeLimitMs ?? SESSION_CLOSE_LIMIT_MS, contextClosed: closed, browserRecycled: !!own && hostile };
         await (own as EvaluationBrowser | null)?.close({ recycle: hostile, graceMs: 1_000 });
         endClose();
       }

@@ -187,9 +187,14 @@ describe('containment of hostile pages (issue 19)', () => {
       : { severity: 'critical', title: 'Page freezes', evidence: expect.objectContaining({ step: hung?.index }) });
     if (!busy.static.unresponsive) expect(hung, 'a page that answered in perception hung in interaction').toBeDefined();
     // a page known to hang is not given the ten seconds a hung renderer takes to close its context: its browser
-    // is replaced anyway (the flood's close took 11.4 s when it waited for the context)
-    const f = byCandidate('flood').timings;
-    expect(f.total! - f.perceive! - (f.interact ?? 0) - (f.deploy ?? 0) - (f.judge ?? 0), JSON.stringify(f)).toBeLessThan(scaled(9_000));
+    // is replaced anyway (the flood's close took 11.4 s when it waited for the context). Asserted on the bound
+    // Cookie gave the close, which its evidence records, not on wall time (a loaded machine took 9.2 s for the
+    // flood's session opening and teardown together)
+    const flood = evidenceOf('flood');
+    expect(flood.static.unresponsive || flood.interaction?.endedBecause === 'unresponsive', JSON.stringify(flood.static.problems)).toBe(true);
+    expect(flood.sessionEnd).toMatchObject({ closeLimitMs: 1_000, browserRecycled: true });
+    // a page that answered to the end gets the full bound, and its browser is reused
+    expect(evidenceOf('control-0').sessionEnd).toEqual({ closeLimitMs: 10_000, contextClosed: true, browserRecycled: false });
   });
 
   it('a control page right after each group of hostile pages is unaffected: same defects, time within a generous multiple of the first control run', () => {
