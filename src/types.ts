@@ -431,7 +431,7 @@ export interface StaticPerception {
   inventory: DomInventory | null;
   language: LanguageCheck | null;
   axe: AxeFinding[] | null;
-  /** Share (0–1) of the 1280-px viewport that changes between two shots 600 ms apart (animation). */
+  /** Share (0–1, 3 decimals; any change is at least 0.001) of the default viewport that changes between two shots the idle window apart (animation). */
   animatedShare: number;
   /** DOM changes per second while nobody touches the page (clocks, tickers): the noise floor of DOM effects. */
   idleMutationsPerSec: number;

@@ -113,6 +113,16 @@ export function isStillSince(a: StillSnap, b: StillSnap, sources: number): boole
 /** Bound of the wait after a viewport change, ms (was a fixed 500 ms sleep). */
 export const RESIZE_LIMIT_MS = 500;
 
+/**
+ * A changed share of the viewport (0–1) rounded to 3 decimals for the evidence, where any change stays
+ * visible: a 64-px loading spinner changes 0.003–0.06 % of a 1280 × 800 viewport between the window's two
+ * screenshots (least when the gap is near a whole turn, as on a busy machine), which plain rounding made 0,
+ * "nothing moves", on a page a reviewer sees spinning.
+ */
+export function shareOf(ratio: number): number {
+  return ratio > 0 ? Math.max(0.001, Math.round(ratio * 1000) / 1000) : 0;
+}
+
 /** How long the DOM must go unchanged to be settled, ms (Playwright's `networkidle` asks the same of the network). */
 export const QUIET_MS = 500;
 
@@ -418,13 +428,13 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // a still page's second capture is encoded like the first: the same pixels are then the same bytes, and
   // nothing needs decoding (a moving page's is fast-encoded: it is decoded and compared anyway)
   const b = await attempt(() => viewportPng(page, 10_000, { fast: !stillSoFar }), 15_000, 'screenshot', null);
-  if (imgA && b.value) result.animatedShare = stillSoFar && a.value && b.value.equals(a.value) ? 0 : Math.round(diffRatio(imgA, decodePng(b.value)) * 1000) / 1000;
+  if (imgA && b.value) result.animatedShare = stillSoFar && a.value && b.value.equals(a.value) ? 0 : shareOf(diffRatio(imgA, decodePng(b.value)));
   if (stillSoFar && imgA && result.animatedShare > 0) {
     // it moved in a way the probe does not see (a scroll, a stylesheet rule, an image): the rest of the window
     await sleep(Math.max(0, IDLE_WINDOW_MS - (Date.now() - tf0)));
     const b2 = await attempt(() => viewportPng(page, 10_000, { fast: true }), 15_000, 'screenshot', null);
     delete result.idleWindowEndedEarly;
-    if (b2.value) result.animatedShare = Math.max(result.animatedShare, Math.round(diffRatio(imgA, decodePng(b2.value)) * 1000) / 1000);
+    if (b2.value) result.animatedShare = Math.max(result.animatedShare, shareOf(diffRatio(imgA, decodePng(b2.value))));
   }
   const m1 = await snapshot<{ mutations: number }>();
   if (m0 && m1) result.idleMutationsPerSec = Math.round(((m1.mutations - m0.mutations) * 1000 * 10) / Math.max(1, Date.now() - tm0)) / 10;

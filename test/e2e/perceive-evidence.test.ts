@@ -39,8 +39,10 @@ const PAGES: Record<string, string> = {
   blink: page('es', 'Pomodoro', '.clock{font-size:120px;font-weight:700;font-variant-numeric:tabular-nums}', '<h1>Temporizador Pomodoro</h1><div class="card"><span class="clock" id="c">25:00.0</span><p>Concéntrate en una sola tarea.</p><button>Empezar</button></div>', `let t = 1500; setInterval(() => { t -= 0.5; document.getElementById('c').textContent = String(Math.floor(t / 60)).padStart(2, '0') + ':' + (t % 60).toFixed(1).padStart(4, '0'); }, 500);`),
   // testimonials that rotate every 900 ms
   slides: page('en', 'Reviews', '.quote{font-size:28px;font-style:italic}', '<h1>What our customers say</h1><div class="card"><p class="quote" id="q">“Fast and friendly.”</p></div>', `const q = ['“Fast and friendly.”', '“Best pizza in town!”', '“Delivered in 20 minutes.”']; let i = 0; setInterval(() => { i = (i + 1) % q.length; document.getElementById('q').textContent = q[i]; }, 900);`),
-  // a recipe app behind a splash screen that fades out 1.2 s after load (a pattern LLM pages love)
-  splash: page('pt', 'Receitas', '#splash{position:fixed;inset:0;background:#6366f1;color:#fff;display:flex;align-items:center;justify-content:center;font-size:40px;transition:opacity .3s}', '<div id="splash">A carregar…</div><h1>Receitas rápidas</h1><div class="card"><h2>Bolo de caneca</h2><p>Pronto em cinco minutos no micro-ondas.</p><button>Ver receita</button></div>', `setTimeout(() => { const s = document.getElementById('splash'); s.style.opacity = '0'; setTimeout(() => s.remove(), 300); }, 1200);`),
+  // a recipe app behind a splash screen that fades out 2.7 s after load (a pattern LLM pages love). Late in
+  // LOOK_AFTER_LOAD_MS on purpose: a splash due sooner can fire on a busy machine before perception first asks
+  // for the page's timeouts (then nothing is left to wait for, rightly), and the wait could not be seen
+  splash: page('pt', 'Receitas', '#splash{position:fixed;inset:0;background:#6366f1;color:#fff;display:flex;align-items:center;justify-content:center;font-size:40px;transition:opacity .3s}', '<div id="splash">A carregar…</div><h1>Receitas rápidas</h1><div class="card"><h2>Bolo de caneca</h2><p>Pronto em cinco minutos no micro-ondas.</p><button>Ver receita</button></div>', `setTimeout(() => { const s = document.getElementById('splash'); s.style.opacity = '0'; setTimeout(() => s.remove(), 300); }, 2700);`),
   // a developer landing page: its only motion is a tooltip that fades in on hover and a terminal cursor that
   // blinks (step-end: transparent half the time); neither may be missed for the phase it is in at the count
   tooltip: page('en', 'DevKit', '.tip{opacity:0;transition:opacity .16s linear}.btn:hover+.tip{opacity:1}.cur{display:inline-block;width:10px;height:14px;border:2px solid #111;opacity:0;animation:blink 1s step-end infinite;animation-play-state:paused}@keyframes blink{50%{opacity:1}}', '<h1>DevKit<span class="cur"></span></h1><div class="card"><button class="btn">Install</button><span class="tip">npm i devkit</span> <button>Docs</button> <button>GitHub</button></div>'),
@@ -115,7 +117,7 @@ describe('static perception waits for what it needs (issue 13)', () => {
     expect(fs.readFileSync(path.join(dirs.still!, p.fullPageScreenshot!)).equals(fs.readFileSync(path.join(dirs.still!, 'screenshots/viewport-1280.png')))).toBe(true);
   });
 
-  it('a splash screen the page hides 1.2 s after load is gone before the captures: perception waits for the timeouts due in the first seconds', () => {
+  it('a splash screen the page hides 2.7 s after load is gone before the captures: perception waits for the timeouts due in the first seconds', () => {
     const p = perceived.splash!;
     expect(p.waitedForTimers).toBeGreaterThanOrEqual(1);
     expect(p.inventory?.textSample).toContain('Bolo de caneca');

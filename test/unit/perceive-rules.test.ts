@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canSettleEarly, EARLY_QUIET_MS, earlySettleInMs, isDialogFlood, isStillSince } from '../../src/perceive/perceive.js';
+import { canSettleEarly, EARLY_QUIET_MS, earlySettleInMs, isDialogFlood, isStillSince, shareOf } from '../../src/perceive/perceive.js';
 
 // Static perception's rules that decide how long it watches a page (issue 13), as pure functions.
 describe('isStillSince: the idle window\'s test for a page that cannot have moved', () => {
@@ -65,5 +65,16 @@ describe('earlySettleInMs: when the settle wait asks again on a page that may se
       expect(earlySettleInMs({ ...quiet, ...over })).toBeNull();
       expect(canSettleEarly({ ...quiet, ...over, quietMs: 1000, netQuietMs: 1000 })).toBe(false);
     }
+  });
+});
+
+describe('shareOf: the animated share of the viewport as the evidence records it', () => {
+  it('3 decimals, and a change too small for them is 0.001, not "nothing moved"', () => {
+    // a 64-px spinner between two shots near a whole turn apart: 34 changed pixels of 1280 × 800
+    expect(shareOf(34 / (1280 * 800))).toBe(0.001);
+    expect(shareOf(0.000641)).toBe(0.001);
+    expect(shareOf(0.0123)).toBe(0.012);
+    expect(shareOf(1)).toBe(1);
+    expect(shareOf(0)).toBe(0);
   });
 });
