@@ -291,7 +291,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
       return true;
     }
     const dialogs = dialogCount(session);
-    if (isDialogFlood(dialogs, Date.now() - t0)) {
+    if (dialogFlood(session)) {
       result.unresponsive = true;
       problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
       return true;
@@ -586,7 +586,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end = span('perceive.restore');
   // dialogs in a loop leave the page unusable even when every capture succeeded between them
   const dialogs = dialogCount(session);
-  if (isDialogFlood(dialogs, Date.now() - t0)) {
+  if (dialogFlood(session)) {
     result.unresponsive = true;
     problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
   }
@@ -690,23 +690,42 @@ function analyseViewport(c: ViewportCapture): ViewportCheck {
   };
 }
 
+/** Whether the session's dialogs so far are an endless loop ({@link isDialogFlood}). */
+function dialogFlood(session: AppSession): boolean {
+  return isDialogFlood(session.log.dialogs.map((d) => d.atMs), dialogCount(session), session.log.now());
+}
+
 /** Dialogs the page opened so far (kept and dropped entries). */
 function dialogCount(session: AppSession): number {
   return session.log.dialogs.length + (session.log.dropped.dialogs ?? 0);
 }
 
 /**
- * Whether `dialogs` opened in `elapsedMs` of static perception (no user input) are an endless loop: more than
- * 100, or {@link DIALOG_FLOOD_MIN} and more at 5 a second or faster (a page that greets with an alert or two
- * never comes near; a count alone would depend on how long perception took, and perception of a quiet page
- * lasts under 2 s: an alert every 150 ms is 12 dialogs by then).
+ * Whether the dialogs a page opened with no user input (static perception) are an endless loop: more than
+ * 100 in all, or the last {@link DIALOG_FLOOD_MIN} each opened within {@link DIALOG_LOOP_GAP_MS} of the one
+ * before, and the last one that recently (the loop is still going). Gaps between dialogs, not a rate over
+ * perception: how fast Cookie answers a dialog, and how long its own captures take, depend on the machine (a
+ * loaded one answered an alert every 150 ms slowly enough to fall under a 5-a-second rate), while a page that
+ * asks again as soon as it is answered does so on any machine. A page that greets with an alert or two never
+ * comes near; a finite chain of alerts at load is over, not still going, by the time perception asks.
+ *
+ * @param opensMs when each kept dialog opened, ms on the session log's clock, ascending
+ * @param total dialogs opened, kept and dropped
+ * @param nowMs the session log's clock now, ms
  */
-export function isDialogFlood(dialogs: number, elapsedMs: number): boolean {
-  return dialogs > 100 || (dialogs >= DIALOG_FLOOD_MIN && (dialogs * 1000) / Math.max(1, elapsedMs) >= 5);
+export function isDialogFlood(opensMs: readonly number[], total: number, nowMs: number): boolean {
+  if (total > 100) return true;
+  if (opensMs.length < DIALOG_FLOOD_MIN) return false;
+  const last = opensMs.slice(-DIALOG_FLOOD_MIN);
+  for (let i = 1; i < last.length; i++) if (last[i]! - last[i - 1]! > DIALOG_LOOP_GAP_MS) return false;
+  return nowMs - last[last.length - 1]! <= DIALOG_LOOP_GAP_MS;
 }
 
-/** Dialogs with no user input that make a flood at 5 a second or faster ({@link isDialogFlood}). */
+/** Dialogs in a row with no user input that can make an endless loop ({@link isDialogFlood}). */
 export const DIALOG_FLOOD_MIN = 8;
+
+/** Longest gap, ms, between one dialog and the next (and from the last one to now) in a dialog loop ({@link isDialogFlood}). */
+export const DIALOG_LOOP_GAP_MS = 1500;
 
 /** What {@link attempt} returns. */
 type Attempted<T> = Awaited<ReturnType<typeof attempt<T>>>;

@@ -19,19 +19,27 @@ describe('isStillSince: the idle window\'s test for a page that cannot have move
 });
 
 describe('isDialogFlood: dialogs opened with no user input during static perception', () => {
+  const every = (gapMs: number, n: number, from = 300) => Array.from({ length: n }, (_, i) => from + i * gapMs);
   it('a page that greets with an alert or two is not a flood, however long perception took', () => {
-    expect(isDialogFlood(1, 200)).toBe(false);
-    expect(isDialogFlood(3, 1000)).toBe(false);
+    expect(isDialogFlood([200], 1, 400)).toBe(false);
+    expect(isDialogFlood([200, 210, 220], 3, 1000)).toBe(false);
   });
-  it('an alert every 20 ms or every 150 ms is a flood once 8 came at 5 a second, also when perception was quick; 101 always is', () => {
-    expect(isDialogFlood(40, 3000)).toBe(true);
-    // an alert every 100–200 ms over a quiet page's 1.8-s perception
-    expect(isDialogFlood(12, 1800)).toBe(true);
-    expect(isDialogFlood(8, 1600)).toBe(true);
-    expect(isDialogFlood(7, 1000)).toBe(false);
-    expect(isDialogFlood(8, 2000)).toBe(false);
-    expect(isDialogFlood(30, 60_000)).toBe(false);
-    expect(isDialogFlood(101, 600_000)).toBe(true);
+  it('an alert every 20 ms or every 150 ms is a flood once 8 came in a row and it is still going, on a fast machine or a slow one', () => {
+    expect(isDialogFlood(every(20, 40), 40, 300 + 39 * 20 + 20)).toBe(true);
+    expect(isDialogFlood(every(150, 8), 8, 300 + 7 * 150 + 100)).toBe(true);
+    // a loaded machine answers each alert slowly: one every 450 ms, 2.2 a second, is still the same loop
+    expect(isDialogFlood(every(450, 9), 9, 300 + 8 * 450 + 300)).toBe(true);
+    expect(isDialogFlood(every(150, 7), 7, 300 + 6 * 150 + 100)).toBe(false);
+    expect(isDialogFlood(every(150, 101), 101, 600_000)).toBe(true);
+  });
+  it('a finite chain of alerts at load is over by the time perception asks; alerts far apart are not a loop', () => {
+    // eight alerts one after another at load, answered at once, then nothing for 2 s
+    expect(isDialogFlood(every(15, 8), 8, 300 + 7 * 15 + 2000)).toBe(false);
+    // a reminder every 2 s
+    expect(isDialogFlood(every(2000, 10), 10, 300 + 9 * 2000 + 500)).toBe(false);
+    // the last eight in a row count, not older ones
+    expect(isDialogFlood([100, 5000, ...every(150, 8, 6000)], 10, 6000 + 7 * 150 + 50)).toBe(true);
+    expect(isDialogFlood([...every(150, 7, 100), 5000], 8, 5050)).toBe(false);
   });
 });
 
