@@ -424,6 +424,17 @@ export interface StaticPerception {
   settled: boolean;
   /** True when the main thread stopped answering during load (infinite loop). */
   unresponsive: boolean;
+  /**
+   * Why {@link unresponsive} is true, as perception found it: the renderer died (`crash`), the main thread
+   * stopped answering right after load (`hang-at-load`) or later in perception (`hang-after-load`), or the
+   * page opened dialogs in an endless loop (`dialog-loop`). Absent when the page answered (and in evidence
+   * written before 2026-12-05, where only `problems` says it).
+   */
+  unresponsiveCause?: 'crash' | 'hang-at-load' | 'hang-after-load' | 'dialog-loop';
+  /** Dialogs the page had opened when perception found them to be an endless loop. */
+  dialogLoopCount?: number;
+  /** HTTP status of the entry document, when it was an error (≥ 400). */
+  entryStatus?: number;
   /** Set when Cookie's in-page probe could not take the DOM inventory of a page that still answers (the cause). */
   probeError?: string;
   fullPageScreenshot: string | null;
@@ -860,7 +871,8 @@ export interface Evidence {
   /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */
   cdn?: { rewrites: CdnRewrite[]; unresolved: string[] };
   /** Stages that could not run to completion and why (time-outs, crashes of the harness). */
-  stageErrors: { stage: Stage; message: string }[];
+  /** Errors of the stages, in order; `crashed` is set when the error is the page's renderer dying. */
+  stageErrors: { stage: Stage; message: string; crashed?: boolean }[];
 }
 
 // ───────────────────────────── judgement ─────────────────────────────

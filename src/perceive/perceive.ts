@@ -262,15 +262,20 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const navStallEnd = opts.cpuStall?.() ?? null;
   end();
   if (!nav.ok) problems.push(`load did not complete: ${nav.error}`);
-  else if (nav.value && nav.value.status() >= 400) problems.push(`entry document answered HTTP ${nav.value.status()}`);
+  else if (nav.value && nav.value.status() >= 400) {
+    result.entryStatus = nav.value.status();
+    problems.push(`entry document answered HTTP ${nav.value.status()}`);
+  }
 
   if (session.log.crashed) {
     result.unresponsive = true;
+    result.unresponsiveCause = 'crash';
     problems.push('the page crashed (its renderer process died)');
     return finishNet();
   }
   if (!(await answers(page, opts.timeouts.unresponsive))) {
     result.unresponsive = true;
+    result.unresponsiveCause = session.log.crashed ? 'crash' : 'hang-at-load';
     problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
     return finishNet();
   }
@@ -287,17 +292,21 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const stuck = async (): Promise<boolean> => {
     if (session.log.crashed || page.isClosed()) {
       result.unresponsive = true;
+      result.unresponsiveCause = 'crash';
       problems.push('the page crashed (its renderer process died)');
       return true;
     }
     const dialogs = dialogCount(session);
     if (dialogFlood(session)) {
       result.unresponsive = true;
+      result.unresponsiveCause = 'dialog-loop';
+      result.dialogLoopCount = dialogs;
       problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
       return true;
     }
     if (!(await answers(page, opts.timeouts.unresponsive))) {
       result.unresponsive = true;
+      result.unresponsiveCause = 'hang-after-load';
       problems.push(`main thread stopped answering during perception (after load)`);
       return true;
     }
@@ -588,6 +597,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const dialogs = dialogCount(session);
   if (dialogFlood(session)) {
     result.unresponsive = true;
+    result.unresponsiveCause = 'dialog-loop';
+    result.dialogLoopCount = dialogs;
     problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
   }
   await alongside(attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined).then(() => waitForFrames(page, 300)));

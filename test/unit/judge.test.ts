@@ -39,6 +39,27 @@ describe('offline judge: static scores', () => {
     expect(j.defects[0]).toMatchObject({ severity: 'critical', title: 'Page hangs on load' });
   });
 
+  it('why a page stopped answering comes from the evidence\'s typed cause, and evidence written before it (problem lines only) is judged the same', () => {
+    const hung = (st: Parameters<typeof perception>[0]) => judgeOffline(evidence({ static: perception({ unresponsive: true, viewports: [], inventory: null, ...st }) }, null)).defects[0];
+    expect(hung({ unresponsiveCause: 'dialog-loop', dialogLoopCount: 12 })).toMatchObject({ severity: 'critical', title: 'Dialogs in an endless loop', detail: expect.stringContaining('(12 so far)') });
+    expect(hung({ unresponsiveCause: 'hang-after-load' })).toMatchObject({ title: 'Page hangs soon after load' });
+    expect(hung({ unresponsiveCause: 'hang-at-load' })).toMatchObject({ title: 'Page hangs on load' });
+    expect(hung({ unresponsiveCause: 'crash' })).toMatchObject({ title: 'Page crashes' });
+    // a problem line alone no longer decides when the cause is typed (the line's wording is not an interface)
+    expect(hung({ unresponsiveCause: 'hang-at-load', problems: ['the page opens dialogs in an endless loop (3 so far)'] })).toMatchObject({ title: 'Page hangs on load' });
+    // evidence of before 2026-12-05
+    expect(hung({ problems: ['the page opens dialogs in an endless loop (12 so far)'] })).toMatchObject({ title: 'Dialogs in an endless loop' });
+    expect(hung({ problems: ['main thread stopped answering during perception (after load)'] })).toMatchObject({ title: 'Page hangs soon after load' });
+    expect(hung({ problems: ['the page crashed (its renderer process died)'] })).toMatchObject({ title: 'Page crashes' });
+  });
+
+  it('an entry document that answered an HTTP error is not a rendered page, by its typed status or (older evidence) its problem line', () => {
+    const rendered = (st: Parameters<typeof perception>[0]) => judgeOffline(evidence({ static: perception(st) }, [click('Add', true)])).final8.functionality;
+    const ok = rendered({});
+    expect(rendered({ entryStatus: 404 })).toBeLessThan(ok);
+    expect(rendered({ problems: ['entry document answered HTTP 404'] })).toBeLessThan(ok);
+  });
+
   it('language mismatch: −2, or −4 when an English query gets a non-English page (decided from the stored text)', () => {
     const withQuery = (language: string, text: string) => {
       const ev = evidence({ static: perception({ inventory: inventory({ textSample: text }) }) });

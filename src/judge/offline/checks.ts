@@ -67,11 +67,27 @@ export function nothingInDom(inv: DomInventory | null): boolean {
   return !drawnWithCss;
 }
 
+/**
+ * Why perception found the page unresponsive ({@link StaticPerception.unresponsiveCause}); for evidence written
+ * before the field existed (2026-12-05), read from the problem lines perception wrote then.
+ */
+function causeOf(st: StaticPerception): StaticPerception['unresponsiveCause'] {
+  if (st.unresponsiveCause || !st.unresponsive) return st.unresponsiveCause;
+  if (legacyProblem(st, /crashed/)) return 'crash';
+  if (legacyProblem(st, /dialogs in an endless loop/)) return 'dialog-loop';
+  return legacyProblem(st, /during perception/) ? 'hang-after-load' : 'hang-at-load';
+}
+
+/** A problem line of evidence written before perception recorded typed causes (2026-12-05); only {@link causeOf} and entry status read them. */
+function legacyProblem(st: StaticPerception | null | undefined, re: RegExp): boolean {
+  return !!st && st.unresponsiveCause === undefined && st.entryStatus === undefined && st.problems.some((p) => re.test(p));
+}
+
 /** Derive {@link Facts}. */
 export function facts(ev: Evidence): Facts {
   const st = ev.static;
   const vpDefault = st?.viewports.find((v) => v.width === 1280) ?? st?.viewports[st.viewports.length - 1];
-  const entryFailed = !!st?.problems.some((p) => /entry document answered HTTP/.test(p));
+  const entryFailed = st?.entryStatus !== undefined ? st.entryStatus >= 400 : legacyProblem(st, /entry document answered HTTP/);
   const unresponsiveAtLoad = !!st?.unresponsive;
   const blank = !!vpDefault?.blank.isBlank || nothingInDom(st?.inventory ?? null);
   return {
@@ -118,7 +134,7 @@ export function errorKey(text: string): string {
 export function codeRenders(f: Facts): CheckResult {
   const method = 'blank-screen test on the 1280-px screenshot (variance < 100, or < 10 colours and brightness > 240) + load + responsiveness probe';
   if (!f.ev.static) return { verdict: verdict('1', 'not-assessed', method, 'static perception did not run'), defects: [] };
-  const crashed = f.ev.stageErrors.some((e) => /crashed/.test(e.message)) || f.ev.static.problems.some((p) => /crashed/.test(p));
+  const crashed = f.ev.stageErrors.some((e) => e.crashed ?? /crashed/.test(e.message)) || f.ev.interaction?.endedBecause === 'crashed' || causeOf(f.ev.static) === 'crash';
   if (crashed && (f.unresponsiveAtLoad || !f.ev.static.inventory)) {
     return {
       verdict: verdict('1', 'fail', method, 'the page crashed (its renderer process died)'),
@@ -126,13 +142,14 @@ export function codeRenders(f: Facts): CheckResult {
     };
   }
   if (f.unresponsiveAtLoad) {
-    const flood = f.ev.static.problems.find((p) => /dialogs in an endless loop/.test(p));
-    const after = f.ev.static.problems.some((p) => /during perception/.test(p));
+    const cause = causeOf(f.ev.static);
+    const flood = cause === 'dialog-loop' ? `the page opens dialogs in an endless loop${f.ev.static.dialogLoopCount ? ` (${f.ev.static.dialogLoopCount} so far)` : ''}` : undefined;
+    const after = cause === 'hang-after-load';
     return {
       verdict: verdict('1', 'fail', method, flood ?? `the main thread stopped answering ${after ? 'soon after' : 'during'} load`),
       defects: [
         flood
-          ? { code: 'dialog-loop', severity: 'critical', dimension: 'functionality', title: 'Dialogs in an endless loop', detail: `The page keeps opening alert/confirm/prompt dialogs (${flood.replace(/\D+/g, ' ').trim()}); nothing else can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} }
+          ? { code: 'dialog-loop', severity: 'critical', dimension: 'functionality', title: 'Dialogs in an endless loop', detail: `The page keeps opening alert/confirm/prompt dialogs${f.ev.static.dialogLoopCount ? ` (${f.ev.static.dialogLoopCount} so far)` : ''}; nothing else can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} }
           : { code: 'page-hang', severity: 'critical', dimension: 'functionality', title: after ? 'Page hangs soon after load' : 'Page hangs on load', detail: `The main thread stopped answering ${after ? 'seconds after the page loaded' : 'while the page loaded'} (an endless loop); nothing can be used.`, rubricItem: '1', points: 8, phase: 'static', evidence: {} },
       ],
     };
