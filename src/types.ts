@@ -431,6 +431,12 @@ export interface StaticPerception {
    * written before 2026-12-05, where only `problems` says it).
    */
   unresponsiveCause?: 'crash' | 'hang-at-load' | 'hang-after-load' | 'dialog-loop';
+  /**
+   * True when the first screenshot got no frame within its 15-s limit from a page that still answered (a page
+   * that stopped its own loading before it had a body paints nothing, ever): no other capture was attempted, and
+   * `viewports` is empty, `animatedShare` unmeasured (0).
+   */
+  noFrame?: boolean;
   /** Dialogs the page had opened when perception found them to be an endless loop. */
   dialogLoopCount?: number;
   /** HTTP status of the entry document, when it was an error (≥ 400). */

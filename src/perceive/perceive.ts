@@ -416,6 +416,13 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     return png;
   }, 25_000, 'screenshot', null);
   if (!a.ok && (await stuck())) return result;
+  // no frame within the limit from a page that still answers (one that stopped its own loading before it had a
+  // body gives none, ever): every later capture would wait out the same limit, so none is asked for
+  const noFrame = !a.ok;
+  if (noFrame) {
+    result.noFrame = true;
+    problems.push(`the page gave no frame to capture within 15 s while it answered (${a.error}): its other captures were not attempted`);
+  }
   const f0 = await snapshot<FrameSnap & StillSnap>();
   const dialogs0 = dialogCount(session);
   const tf0 = Date.now();
@@ -436,7 +443,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   if (await timedOutAndStuck()) return result;
   // a still page's second capture is encoded like the first: the same pixels are then the same bytes, and
   // nothing needs decoding (a moving page's is fast-encoded: it is decoded and compared anyway)
-  const b = await attempt(() => viewportPng(page, 10_000, { fast: !stillSoFar }), 15_000, 'screenshot', null);
+  const b = noFrame ? { value: null } : await attempt(() => viewportPng(page, 10_000, { fast: !stillSoFar }), 15_000, 'screenshot', null);
   if (imgA && b.value) result.animatedShare = stillSoFar && a.value && b.value.equals(a.value) ? 0 : shareOf(diffRatio(imgA, decodePng(b.value)));
   if (stillSoFar && imgA && result.animatedShare > 0) {
     // it moved in a way the probe does not see (a scroll, a stylesheet rule, an image): the rest of the window
@@ -537,6 +544,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // one viewport captured (its pixels left to analyse alongside the next piece of work); `stuck` when the
   // capture failed and the page no longer answers
   const viewport = async (vp: { width: number; height: number }): Promise<{ capture: ViewportCapture | null; stuck: boolean }> => {
+    if (noFrame) return { capture: null, stuck: false };
     const reuse = vp.width === opts.defaultViewport.width && a.value ? { png: a.value, img: imgA } : null;
     const check = await alongside(attempt(() => captureViewport(page, vp, opts.evidenceDir, reuse, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null));
     if (check.value) return { capture: (pending = check.value), stuck: false };
@@ -558,7 +566,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     fs.writeFileSync(path.join(opts.evidenceDir, 'screenshots/fullpage.png'), a.value!);
     result.fullPageScreenshot = 'screenshots/fullpage.png';
     result.fullPageIsViewport = true;
-  } else if (fits('full-page screenshot', MIN_CAPTURE_MS)) {
+  } else if (!noFrame && fits('full-page screenshot', MIN_CAPTURE_MS)) {
     const full = await alongside(attempt(
       () => shoot(page, 'screenshots/fullpage.png', opts.evidenceDir, true, (result.inventory?.scrollHeight ?? 0) > FULL_PAGE_MAX_HEIGHT ? height : undefined),
       25_000,

@@ -207,3 +207,37 @@ describe('axe-core findings', () => {
     expect(axeIds(perceived.themed!)).toContain('image-alt');
   });
 });
+
+describe('a page that gives no frame', () => {
+  // a to-do app whose head calls window.stop() (a "cancel slow ads" snippet pasted in the wrong place): the
+  // parser stops before <body>, and Chromium paints nothing, ever. Each capture used to wait out its 15 s (85 s
+  // of perception for a blank page); the first one that gets no frame now stands for all of them
+  it('is captured once: the other captures are not attempted, and the evidence says why', async () => {
+    const dir = tmpDir('cookie-noframe-');
+    fs.writeFileSync(path.join(dir, 'stop.html'), '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>To-do</title><script>window.stop();</script></head><body><h1>My to-dos</h1><input id="t"><button>Add</button><ul></ul></body></html>');
+    const srv = await startStaticServer(dir);
+    const s = await openAppSession(browser, srv.origin, { viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await perceive(s, {
+        url: `${srv.origin}/stop.html`,
+        evidenceDir: tmpDir('cookie-noframe-ev-'),
+        viewports: [{ width: 375, height: 812 }, { width: 768, height: 1024 }, { width: 1280, height: 800 }],
+        defaultViewport: { width: 1280, height: 800 },
+        expectedLanguage: 'en',
+        timeouts: { navigation: 3000, settle: 1000, unresponsive: 5000 },
+      });
+      expect(p.unresponsive).toBe(false);
+      expect(p.noFrame).toBe(true);
+      expect(p.viewports).toEqual([]);
+      expect(p.fullPageScreenshot).toBeNull();
+      const captures = p.problems.filter((x) => /screenshot|viewport \d+px check failed/.test(x));
+      expect(captures, p.problems.join('\n')).toHaveLength(1);
+      expect(captures[0]).toMatch(/no frame to capture/);
+      // the DOM was still read: the judge's blank-page rule has its evidence
+      expect(p.inventory?.textSample ?? '').not.toContain('My to-dos');
+    } finally {
+      await s.close();
+      await srv.close();
+    }
+  });
+});
