@@ -1,6 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import type { BlankCheck } from '../types.js';
+import { decodeScreenshotPng } from './png-fast.js';
 
 /** A decoded RGBA image. */
 export interface Rgba {
@@ -9,8 +10,14 @@ export interface Rgba {
   data: Buffer;
 }
 
-/** Decode a PNG buffer (pngjs). @throws Error on a corrupt PNG */
+/**
+ * Decode a PNG buffer to RGBA: Chromium's screenshots (8-bit RGB or RGBA, not interlaced) by
+ * {@link decodeScreenshotPng}, about twice as fast; any other PNG by pngjs.
+ * @throws Error on a corrupt PNG
+ */
 export function decodePng(buf: Buffer): Rgba {
+  const fast = decodeScreenshotPng(buf);
+  if (fast) return fast;
   const png = PNG.sync.read(buf);
   return { width: png.width, height: png.height, data: png.data };
 }
