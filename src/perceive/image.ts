@@ -1,7 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import type { BlankCheck } from '../types.js';
-import { decodeScreenshotPng } from './png-fast.js';
+import { decodeScreenshotPng } from '../common/png.js';
 
 /** A decoded RGBA image. */
 export interface Rgba {

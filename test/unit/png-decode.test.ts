@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { decodeScreenshotPng } from '../../src/perceive/png-fast.js';
+import { decodeScreenshotPng } from '../../src/common/png.js';
 
 // The screenshot decoder (issue 13: decoding was the largest share of Cookie's own CPU) gives pngjs's pixels
 // for every filter a PNG row can use, in RGB and RGBA, and leaves every other kind of PNG to pngjs.
