@@ -315,6 +315,12 @@ export interface ViewportCheck {
    * Charts and grids that keep their desktop width after a resize, which a reader of the page at this width never sees.
    */
   overflowAfterResizePx?: number;
+  /**
+   * When the screenshot was taken, ms on the clock of {@link ConsoleEntry.atMs} (since the page was opened). An
+   * error logged after it cannot be what the screenshot shows (METHOD.md §9 "core feature broken" asks an error
+   * that leaves the screen empty). Absent in evidence written before it was recorded.
+   */
+  shotAtMs?: number;
 }
 
 /**
@@ -437,6 +443,13 @@ export interface StaticPerception {
    * `viewports` is empty, `animatedShare` unmeasured (0).
    */
   noFrame?: boolean;
+  /**
+   * When static perception first changed the window's size (to capture another viewport), ms on the clock of
+   * {@link ConsoleEntry.atMs}. Errors first logged from then on, before the interaction, came after a resize, not
+   * with the load (a resize handler assigning a `const` throws on every resize of a page that loads fine).
+   * Absent when no other viewport was captured, and in evidence written before it was recorded.
+   */
+  resizesFromMs?: number;
   /** Dialogs the page had opened when perception found them to be an endless loop. */
   dialogLoopCount?: number;
   /** HTTP status of the entry document, when it was an error (≥ 400). */

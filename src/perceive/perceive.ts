@@ -415,6 +415,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     fs.writeFileSync(path.join(opts.evidenceDir, defName), png);
     return png;
   }, 25_000, 'screenshot', null);
+  const aAtMs = session.log.now();
   if (!a.ok && (await stuck())) return result;
   // no frame within the limit from a page that still answers (one that stopped its own loading before it had a
   // body gives none, ever): every later capture would wait out the same limit, so none is asked for
@@ -545,8 +546,9 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // capture failed and the page no longer answers
   const viewport = async (vp: { width: number; height: number }): Promise<{ capture: ViewportCapture | null; stuck: boolean }> => {
     if (noFrame) return { capture: null, stuck: false };
-    const reuse = vp.width === opts.defaultViewport.width && a.value ? { png: a.value, img: imgA } : null;
-    const check = await alongside(attempt(() => captureViewport(page, vp, opts.evidenceDir, reuse, freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null));
+    const reuse = vp.width === opts.defaultViewport.width && a.value ? { png: a.value, img: imgA, atMs: aAtMs } : null;
+    if (!reuse && vp.width !== opts.defaultViewport.width) result.resizesFromMs ??= session.log.now();
+    const check = await alongside(attempt(() => captureViewport(page, vp, opts.evidenceDir, reuse, () => session.log.now(), freshAt), 30_000 + opts.timeouts.navigation, `viewport ${vp.width}`, null));
     if (check.value) return { capture: (pending = check.value), stuck: false };
     problems.push(`viewport ${vp.width}px check failed: ${check.error}`);
     return { capture: null, stuck: await stuck() };
@@ -639,27 +641,34 @@ interface ViewportCapture {
   layoutNotMeasured?: string;
   /** The overflow right after the resize, px, when a fresh load at this width overflowed less. */
   overflowAfterResizePx?: number;
+  /** When the screenshot kept was taken, ms on the session log's clock. */
+  shotAtMs: number;
 }
 
 /**
  * Capture one viewport: screenshot (or `reuse`, taken at this width, with its decoded image) and layout
  * (overflow, clipped text); the blank test and colours come from {@link analyseViewport}.
+ * @param reuse the first screenshot, when taken at this width: its bytes, decoded image and time (`atMs`)
+ * @param now the session log's clock, ms (when each screenshot kept was taken)
  * @param fresh load the page afresh at a width and measure it again (null when it could not): asked when the
  *   page overflows right after a resize
  * @throws when the layout measurement failed for another reason than the page replacing its document
  */
-async function captureViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: { png: Buffer; img: Rgba | null } | null, fresh?: (vp: { width: number; height: number }, file: string) => Promise<{ layout: Layout; shot: Buffer } | null>): Promise<ViewportCapture> {
+async function captureViewport(page: Page, vp: { width: number; height: number }, dir: string, reuse: { png: Buffer; img: Rgba | null; atMs: number } | null, now: () => number, fresh?: (vp: { width: number; height: number }, file: string) => Promise<{ layout: Layout; shot: Buffer } | null>): Promise<ViewportCapture> {
   const file = `screenshots/viewport-${vp.width}.png`;
   let shot: Buffer;
+  let shotAtMs: number;
   const reused = !!reuse && page.viewportSize()?.width === vp.width;
   if (reused) {
     shot = reuse!.png;
+    shotAtMs = reuse!.atMs;
   } else {
     await timebox(page.setViewportSize(vp), 5000, 'resize');
     // the relayout is painted after two frames; transitions a media query starts finish within the bound
     await waitForFrames(page, RESIZE_LIMIT_MS);
     await waitForStill(page, RESIZE_LIMIT_MS);
     shot = await shoot(page, file, dir);
+    shotAtMs = now();
   }
   const layout = await askNextDocument(page, () => attempt(() => evalIn<Layout>(page, 'window.__cookieProbe.overflow()', 8000), 9000, 'layout', null));
   // a page that replaced its document under every call (a reload loop on a loaded machine): the screenshot is
@@ -676,6 +685,7 @@ async function captureViewport(page: Page, vp: { width: number; height: number }
       if (again.layout.overflowPx < ov.overflowPx) overflowAfterResizePx = ov.overflowPx;
       ov = again.layout;
       shot = again.shot;
+      shotAtMs = now();
     }
   }
   return {
@@ -687,6 +697,7 @@ async function captureViewport(page: Page, vp: { width: number; height: number }
     ov,
     ...(ov ? {} : { layoutNotMeasured: `the page replaced its document under every layout measurement (${layout.error})` }),
     ...(overflowAfterResizePx !== undefined ? { overflowAfterResizePx } : {}),
+    shotAtMs,
   };
 }
 
@@ -706,6 +717,7 @@ function analyseViewport(c: ViewportCapture): ViewportCheck {
     ...(ov ? { clippedText: ov.clippedText } : { layoutNotMeasured: c.layoutNotMeasured }),
     colour: colourStats(img),
     ...(c.overflowAfterResizePx !== undefined ? { overflowAfterResizePx: c.overflowAfterResizePx } : {}),
+    shotAtMs: c.shotAtMs,
   };
 }
 

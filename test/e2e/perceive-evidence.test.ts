@@ -241,3 +241,67 @@ describe('a page that gives no frame', () => {
     }
   });
 });
+
+describe('a page whose resize handler throws', () => {
+  // a solar system on a dark canvas, written the way the KCORES pages are: sized to the window at load, drawn
+  // every frame, with a resize handler that assigns a `const` (TypeError on every resize). It loads and draws
+  // fine; perception's resizes (to 375 and 768 px) make it throw. The evidence says when each screenshot was taken
+  // and when the resizing began, so the judge can tell an error that left the screen empty from one that came after
+  it('records when each screenshot was taken and when resizing began; the errors all come after the first screenshot', async () => {
+    const dir = tmpDir('cookie-resize-');
+    fs.writeFileSync(path.join(dir, 'solar.html'), `<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>太阳系模拟</title>
+<style>html,body{margin:0;height:100%;background:#000;overflow:hidden}canvas{display:block}#hud{position:fixed;top:10px;left:10px;color:#ccc;font:13px monospace;background:rgba(60,60,60,.7);padding:6px 10px;border-radius:6px}</style></head>
+<body><canvas id="c"></canvas><div id="hud">FPS: 0 | 地球日: 0</div><script>
+(() => {
+  const canvas = document.getElementById('c'); const ctx = canvas.getContext('2d');
+  let width = canvas.width = innerWidth, height = canvas.height = innerHeight;
+  const centerX = width / 2; const centerY = height / 2;
+  const planets = [['水星', 40, 3, '#b1a7a0', 0.88], ['金星', 70, 5, '#e3bb76', 2.25], ['地球', 100, 5, '#4f7cac', 3.65], ['火星', 130, 4, '#c1440e', 6.87], ['木星', 190, 12, '#d8ca9d', 43.3], ['土星', 250, 10, '#e3d9a0', 107.6]];
+  let last = 0, days = 0;
+  function frame(t) {
+    const dt = last ? t - last : 16; last = t; days += dt / 100;
+    ctx.fillStyle = '#000'; ctx.fillRect(0, 0, width, height);
+    ctx.strokeStyle = 'rgba(255,255,255,.25)';
+    for (const [, r] of planets) { ctx.beginPath(); ctx.arc(centerX, centerY, r, 0, Math.PI * 2); ctx.stroke(); }
+    const sun = ctx.createRadialGradient(centerX, centerY, 2, centerX, centerY, 22); sun.addColorStop(0, '#fff4a3'); sun.addColorStop(1, '#ff8c00');
+    ctx.fillStyle = sun; ctx.beginPath(); ctx.arc(centerX, centerY, 22, 0, Math.PI * 2); ctx.fill();
+    ctx.font = '12px sans-serif'; ctx.textAlign = 'center';
+    for (const [name, r, size, colour, period] of planets) {
+      const a = days / period; const x = centerX + Math.cos(a) * r, y = centerY + Math.sin(a) * r;
+      ctx.fillStyle = colour; ctx.beginPath(); ctx.arc(x, y, size, 0, Math.PI * 2); ctx.fill();
+      ctx.fillStyle = '#ddd'; ctx.fillText(name, x, y + size + 12);
+    }
+    document.getElementById('hud').textContent = 'FPS: ' + Math.round(1000 / dt) + ' | 地球日: ' + Math.floor(days);
+    requestAnimationFrame(frame);
+  }
+  addEventListener('resize', () => { width = canvas.width = innerWidth; height = canvas.height = innerHeight; centerX = width / 2; centerY = height / 2; });
+  requestAnimationFrame(frame);
+})();
+</script></body></html>`);
+    const srv = await startStaticServer(dir);
+    const s = await openAppSession(browser, srv.origin, { viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await perceive(s, {
+        url: `${srv.origin}/solar.html`,
+        evidenceDir: tmpDir('cookie-resize-ev-'),
+        viewports: [{ width: 375, height: 812 }, { width: 768, height: 1024 }, { width: 1280, height: 800 }],
+        defaultViewport: { width: 1280, height: 800 },
+        expectedLanguage: 'zh',
+        timeouts: { navigation: 15_000, settle: 3000, unresponsive: 5000 },
+      });
+      const errors = s.log.pageErrors.filter((e) => /Assignment to constant variable/.test(e.text));
+      expect(errors.length, JSON.stringify(s.log.pageErrors)).toBeGreaterThanOrEqual(2);
+      const desktop = p.viewports.find((v) => v.width === 1280)!;
+      expect(p.resizesFromMs).toBeTypeOf('number');
+      expect(desktop.shotAtMs).toBeTypeOf('number');
+      // the desktop screenshot is the first one, taken before any resize, and before any error
+      expect(desktop.shotAtMs!).toBeLessThan(p.resizesFromMs!);
+      for (const e of errors) expect(e.atMs).toBeGreaterThanOrEqual(p.resizesFromMs!);
+      // the narrower screenshots were taken after resizing began
+      for (const v of p.viewports.filter((x) => x.width !== 1280)) expect(v.shotAtMs!).toBeGreaterThanOrEqual(p.resizesFromMs!);
+    } finally {
+      await s.close();
+      await srv.close();
+    }
+  });
+});

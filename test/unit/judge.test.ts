@@ -33,6 +33,31 @@ describe('offline judge: static scores', () => {
     expect(j.defects.find((d) => d.rubricItem === '5')!.deduction).toBe(0);
   });
 
+  it('an error thrown when perception resized the window is not "core content does not render" (KCORES solar system, human 85/90)', () => {
+    // a dark canvas scene (4% of the screen differs from black) whose resize handler assigns a const: the
+    // default viewport's screenshot, taken before any resize, shows it drawn; the errors come with the resizes
+    const dark = () => {
+      const st = perception({ resizesFromMs: 3000 });
+      for (const v of st.viewports) Object.assign(v, { contentShare: 0.042, shotAtMs: v.width === 1280 ? 900 : 3200 });
+      return st;
+    };
+    const onResize = [3051, 3264, 3541].map((atMs) => ({ text: 'TypeError: Assignment to constant variable.', origin: 'app' as const, atMs, location: 'at page.html:323:25' }));
+    const j = judgeOffline(evidence({ static: dark(), pageErrors: onResize }, null));
+    expect(titles(j)).not.toContain('Core content does not render');
+    // the error is still a defect, named for when it came
+    expect(j.defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error after a window resize', severity: 'major' });
+    expect(j.defects.find((d) => d.rubricItem === '5')!.detail).toMatch(/first logged after the window was resized/);
+    // the same error thrown before that screenshot (at load): the empty screen is its doing
+    const atLoad = judgeOffline(evidence({ static: dark(), pageErrors: [{ ...onResize[0]!, atMs: 400 }, ...onResize] }, null));
+    expect(atLoad.defects[0]).toMatchObject({ severity: 'critical', title: 'Core content does not render' });
+    expect(atLoad.defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error on load' });
+    // evidence written before the times were recorded is judged as before
+    const old = dark();
+    delete old.resizesFromMs;
+    for (const v of old.viewports) delete v.shotAtMs;
+    expect(titles(judgeOffline(evidence({ static: old, pageErrors: onResize }, null)))).toContain('Core content does not render');
+  });
+
   it('page that hangs on load scores 0 with a critical defect', () => {
     const j = judgeOffline(evidence({ static: perception({ unresponsive: true, viewports: [], inventory: null }) }, null));
     expect(j.final8).toEqual({ functionality: 0, aesthetics: 0 });

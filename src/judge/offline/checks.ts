@@ -226,14 +226,18 @@ export function languageConsistency(f: Facts): CheckResult {
 /**
  * Item 3 (static part): the page renders but its content area stays nearly empty and the app threw at
  * load — the core feature is broken (critical, −3; METHOD.md §9). The load error itself is then the cause,
- * not a second penalty.
+ * not a second penalty. Only an error logged before the default viewport's screenshot was taken can be what
+ * that screenshot shows (`shotAtMs`): a page that loads and draws fine, then throws when perception resizes
+ * the window, has not failed to render (a KCORES solar system, human score 85/90, was called "does not
+ * render" on its resize handler's error).
  */
 export function brokenByError(f: Facts): CheckResult | null {
   if (!f.rendered || !f.vpDefault || f.cdnScriptsMissing.length) return null;
   // uncaught exceptions: page errors, and console errors in an exception's shape (callbacks run by the
   // harness's clock report their exceptions on the console)
   const uncaught = (e: ConsoleEntry) => /^(Uncaught )?(\w*Error|DOMException)\b/.test(e.text);
-  const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors.filter(uncaught)].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
+  const shotAt = f.vpDefault.shotAtMs;
+  const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors.filter(uncaught)].filter((e) => e.step === undefined && !isEnvironmentError(e, f) && (shotAt === undefined || e.atMs <= shotAt));
   if (!errs.length || f.vpDefault.contentShare >= 0.05) return null;
   return {
     verdict: verdict('3', 'fail', 'load-time exception + nearly empty content area', `threw "${errs[0]!.text.slice(0, 100)}" and ${(f.vpDefault.contentShare * 100).toFixed(1)}% of the screen carries content`),
@@ -285,12 +289,15 @@ export function consoleErrors(f: Facts): CheckResult {
   }
   // a blank page or an empty content area already carries the critical defect; its errors are the cause, not a second penalty
   const points = f.blank || brokenByError(f) ? 0 : 1;
+  // an error first logged after perception resized the window came with a resize, not with the load: said so
+  const resizedFrom = f.ev.static.resizesFromMs;
+  const afterResize = (e: ConsoleEntry) => resizedFrom !== undefined && e.atMs >= resizedFrom && !app.some((x) => x.atMs < resizedFrom && errorKey(x.text) === errorKey(e.text));
   const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
     severity: i === 0 ? 'major' : 'minor',
     dimension: 'functionality',
     code: 'page-error',
-    title: i === 0 ? 'Runtime error on load' : 'Further runtime error on load',
-    detail: `${e.text}${e.location ? ` (${e.location})` : ''}`,
+    title: `${i === 0 ? 'Runtime error' : 'Further runtime error'} ${afterResize(e) ? 'after a window resize' : 'on load'}`,
+    detail: `${e.text}${e.location ? ` (${e.location})` : ''}${afterResize(e) ? ' — first logged after the window was resized to capture another viewport; not before' : ''}`,
     rubricItem: '5',
     points: i === 0 ? points : points / 2,
     cap: 'load-errors',
