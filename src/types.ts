@@ -890,8 +890,8 @@ export interface Evidence {
   /** Offline CDN: requests answered from local copies, and CDN requests left unresolved (blocked). */
   cdn?: { rewrites: CdnRewrite[]; unresolved: string[] };
   /** Stages that could not run to completion and why (time-outs, crashes of the harness). */
-  /** Errors of the stages, in order; `crashed` is set when the error is the page's renderer dying. */
-  stageErrors: { stage: Stage; message: string; crashed?: boolean }[];
+  /** Errors of the stages, in order (a renderer that died: "the page crashed (renderer process died)"). */
+  stageErrors: { stage: Stage; message: string }[];
 }
 
 // ───────────────────────────── judgement ─────────────────────────────

@@ -267,16 +267,24 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
     problems.push(`entry document answered HTTP ${nav.value.status()}`);
   }
 
-  if (session.log.crashed) {
+  // the page stopped answering: the typed cause for the judge, the line saying it for a human
+  const unresponsive = (cause: NonNullable<StaticPerception['unresponsiveCause']>): void => {
     result.unresponsive = true;
-    result.unresponsiveCause = 'crash';
-    problems.push('the page crashed (its renderer process died)');
+    result.unresponsiveCause = cause;
+    if (cause === 'dialog-loop') result.dialogLoopCount = dialogCount(session);
+    problems.push(
+      cause === 'crash' ? 'the page crashed (its renderer process died)'
+      : cause === 'hang-at-load' ? `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`
+      : cause === 'hang-after-load' ? 'main thread stopped answering during perception (after load)'
+      : `the page opens dialogs in an endless loop (${result.dialogLoopCount} so far)`,
+    );
+  };
+  if (session.log.crashed) {
+    unresponsive('crash');
     return finishNet();
   }
   if (!(await answers(page, opts.timeouts.unresponsive))) {
-    result.unresponsive = true;
-    result.unresponsiveCause = session.log.crashed ? 'crash' : 'hang-at-load';
-    problems.push(session.log.crashed ? 'the page crashed (its renderer process died)' : `main thread did not answer within ${opts.timeouts.unresponsive} ms after load (busy loop?)`);
+    unresponsive(session.log.crashed ? 'crash' : 'hang-at-load');
     return finishNet();
   }
   // axe-core compiles into its own world now: the page's main thread would otherwise do it after the captures,
@@ -291,23 +299,15 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // perceiving (the evidence says why) instead of waiting out every remaining time limit
   const stuck = async (): Promise<boolean> => {
     if (session.log.crashed || page.isClosed()) {
-      result.unresponsive = true;
-      result.unresponsiveCause = 'crash';
-      problems.push('the page crashed (its renderer process died)');
+      unresponsive('crash');
       return true;
     }
-    const dialogs = dialogCount(session);
     if (dialogFlood(session)) {
-      result.unresponsive = true;
-      result.unresponsiveCause = 'dialog-loop';
-      result.dialogLoopCount = dialogs;
-      problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
+      unresponsive('dialog-loop');
       return true;
     }
     if (!(await answers(page, opts.timeouts.unresponsive))) {
-      result.unresponsive = true;
-      result.unresponsiveCause = 'hang-after-load';
-      problems.push(`main thread stopped answering during perception (after load)`);
+      unresponsive('hang-after-load');
       return true;
     }
     return false;
@@ -604,13 +604,7 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   end();
   end = span('perceive.restore');
   // dialogs in a loop leave the page unusable even when every capture succeeded between them
-  const dialogs = dialogCount(session);
-  if (dialogFlood(session)) {
-    result.unresponsive = true;
-    result.unresponsiveCause = 'dialog-loop';
-    result.dialogLoopCount = dialogs;
-    problems.push(`the page opens dialogs in an endless loop (${dialogs} so far)`);
-  }
+  if (dialogFlood(session)) unresponsive('dialog-loop');
   await alongside(attempt(() => page.setViewportSize(opts.defaultViewport), 5000, 'restore viewport', undefined).then(() => waitForFrames(page, 300)));
   if (reloaded && fits('fresh load at the default viewport', opts.timeouts.navigation + MIN_CAPTURE_MS)) await attempt(reload, opts.timeouts.navigation + 10_000, 'fresh load at the default viewport', undefined);
 

@@ -130,7 +130,7 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         void opening.catch(() => {}).finally(() => (own as EvaluationBrowser | null)?.close({ recycle: true, graceMs: 1 }));
         throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stage: 'perceive' as Stage });
       }));
-      s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)', crashed: true }));
+      s.page.on('crash', () => evidence.stageErrors.push({ stage: 'interact', message: 'the page crashed (renderer process died)' }));
       try {
         await use(s);
       } finally {

@@ -78,9 +78,9 @@ function causeOf(st: StaticPerception): StaticPerception['unresponsiveCause'] {
   return legacyProblem(st, /during perception/) ? 'hang-after-load' : 'hang-at-load';
 }
 
-/** A problem line of evidence written before perception recorded typed causes (2026-12-05); only {@link causeOf} and entry status read them. */
+/** A problem line of evidence written before perception recorded typed causes (2026-12-05); read only where the typed field is absent. */
 function legacyProblem(st: StaticPerception | null | undefined, re: RegExp): boolean {
-  return !!st && st.unresponsiveCause === undefined && st.entryStatus === undefined && st.problems.some((p) => re.test(p));
+  return !!st && st.problems.some((p) => re.test(p));
 }
 
 /** Derive {@link Facts}. */
@@ -134,7 +134,7 @@ export function errorKey(text: string): string {
 export function codeRenders(f: Facts): CheckResult {
   const method = 'blank-screen test on the 1280-px screenshot (variance < 100, or < 10 colours and brightness > 240) + load + responsiveness probe';
   if (!f.ev.static) return { verdict: verdict('1', 'not-assessed', method, 'static perception did not run'), defects: [] };
-  const crashed = f.ev.stageErrors.some((e) => e.crashed ?? /crashed/.test(e.message)) || f.ev.interaction?.endedBecause === 'crashed' || causeOf(f.ev.static) === 'crash';
+  const crashed = f.ev.stageErrors.some((e) => /crashed/.test(e.message)) || f.ev.interaction?.endedBecause === 'crashed' || causeOf(f.ev.static) === 'crash';
   if (crashed && (f.unresponsiveAtLoad || !f.ev.static.inventory)) {
     return {
       verdict: verdict('1', 'fail', method, 'the page crashed (its renderer process died)'),
