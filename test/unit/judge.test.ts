@@ -51,6 +51,12 @@ describe('offline judge: static scores', () => {
     const atLoad = judgeOffline(evidence({ static: dark(), pageErrors: [{ ...onResize[0]!, atMs: 400 }, ...onResize] }, null));
     expect(atLoad.defects[0]).toMatchObject({ severity: 'critical', title: 'Core content does not render' });
     expect(atLoad.defects.find((d) => d.rubricItem === '5')).toMatchObject({ title: 'Runtime error on load' });
+    // a page broken at load (an exception in its first frame, reported on the console) whose resize handler
+    // also throws (KCORES GPT-4.1-nano, human 0): the load's error is the major one, the resize's comes after
+    const both = judgeOffline(evidence({ static: dark(), pageErrors: onResize, consoleErrors: [{ text: 'ReferenceError: code is not defined\n    at animate (page.html:106:13)', origin: 'app', atMs: 692 }] }, null));
+    expect(both.defects[0]).toMatchObject({ title: 'Core content does not render' });
+    expect(both.defects[0]!.detail).toMatch(/code is not defined/);
+    expect(both.defects.filter((d) => d.rubricItem === '5').map((d) => [d.title, d.severity])).toEqual([['Runtime error on load', 'major'], ['Further runtime error after a window resize', 'minor']]);
     // evidence written before the times were recorded is judged as before
     const old = dark();
     delete old.resizesFromMs;

@@ -292,7 +292,9 @@ export function consoleErrors(f: Facts): CheckResult {
   // an error first logged after perception resized the window came with a resize, not with the load: said so
   const resizedFrom = f.ev.static.resizesFromMs;
   const afterResize = (e: ConsoleEntry) => resizedFrom !== undefined && e.atMs >= resizedFrom && !app.some((x) => x.atMs < resizedFrom && errorKey(x.text) === errorKey(e.text));
-  const defects: DraftDefect[] = distinct.slice(0, 3).map((e, i) => ({
+  // the load's own errors first: the first one is the major defect (stable: otherwise in the order logged)
+  const ordered = [...distinct.filter((e) => !afterResize(e)), ...distinct.filter(afterResize)];
+  const defects: DraftDefect[] = ordered.slice(0, 3).map((e, i) => ({
     severity: i === 0 ? 'major' : 'minor',
     dimension: 'functionality',
     code: 'page-error',
@@ -304,7 +306,7 @@ export function consoleErrors(f: Facts): CheckResult {
     phase: 'static',
     evidence: { excerpt: e.text.slice(0, 200) },
   }));
-  return { verdict: verdict('5', 'fail', method, `${distinct.length} distinct app error(s); first: ${distinct[0]!.text.slice(0, 120)}`), defects };
+  return { verdict: verdict('5', 'fail', method, `${distinct.length} distinct app error(s); first: ${ordered[0]!.text.slice(0, 120)}`), defects };
 }
 
 /** Item 6, responsive adaptation: horizontal overflow and blank screens at each viewport. */
