@@ -291,22 +291,22 @@ export function consoleErrors(f: Facts): CheckResult {
   const points = f.blank || brokenByError(f) ? 0 : 1;
   // an error first logged after perception resized the window came with a resize, not with the load: said so
   const resizedFrom = f.ev.static.resizesFromMs;
-  const afterResize = (e: ConsoleEntry) => resizedFrom !== undefined && e.atMs >= resizedFrom && !app.some((x) => x.atMs < resizedFrom && errorKey(x.text) === errorKey(e.text));
+  const seenBeforeResize = new Set(app.filter((x) => resizedFrom === undefined || x.atMs < resizedFrom).map((x) => errorKey(x.text)));
   // the load's own errors first: the first one is the major defect (stable: otherwise in the order logged)
-  const ordered = [...distinct.filter((e) => !afterResize(e)), ...distinct.filter(afterResize)];
-  const defects: DraftDefect[] = ordered.slice(0, 3).map((e, i) => ({
+  const ordered = distinct.map((e) => ({ e, afterResize: !seenBeforeResize.has(errorKey(e.text)) })).sort((x, y) => Number(x.afterResize) - Number(y.afterResize));
+  const defects: DraftDefect[] = ordered.slice(0, 3).map(({ e, afterResize }, i) => ({
     severity: i === 0 ? 'major' : 'minor',
     dimension: 'functionality',
     code: 'page-error',
-    title: `${i === 0 ? 'Runtime error' : 'Further runtime error'} ${afterResize(e) ? 'after a window resize' : 'on load'}`,
-    detail: `${e.text}${e.location ? ` (${e.location})` : ''}${afterResize(e) ? ' — first logged after the window was resized to capture another viewport; not before' : ''}`,
+    title: `${i === 0 ? 'Runtime error' : 'Further runtime error'} ${afterResize ? 'after a window resize' : 'on load'}`,
+    detail: `${e.text}${e.location ? ` (${e.location})` : ''}${afterResize ? ' — first logged after the window was resized to capture another viewport; not before' : ''}`,
     rubricItem: '5',
     points: i === 0 ? points : points / 2,
     cap: 'load-errors',
     phase: 'static',
     evidence: { excerpt: e.text.slice(0, 200) },
   }));
-  return { verdict: verdict('5', 'fail', method, `${distinct.length} distinct app error(s); first: ${ordered[0]!.text.slice(0, 120)}`), defects };
+  return { verdict: verdict('5', 'fail', method, `${distinct.length} distinct app error(s); first: ${ordered[0]!.e.text.slice(0, 120)}`), defects };
 }
 
 /** Item 6, responsive adaptation: horizontal overflow and blank screens at each viewport. */
