@@ -6,7 +6,7 @@ import { launchBrowser } from '../../src/browser/launch.js';
 import { openAppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
 import { IDLE_WINDOW_MS, perceive } from '../../src/perceive/perceive.js';
-import type { StaticPerception } from '../../src/types.js';
+import type { ConsoleEntry, StaticPerception } from '../../src/types.js';
 import { defaultChromium } from '../../src/util/chromium.js';
 import { tmpDir } from '../helpers.js';
 
@@ -213,32 +213,16 @@ describe('a page that gives no frame', () => {
   // parser stops before <body>, and Chromium paints nothing, ever. Each capture used to wait out its 15 s (85 s
   // of perception for a blank page); the first one that gets no frame now stands for all of them
   it('is captured once: the other captures are not attempted, and the evidence says why', async () => {
-    const dir = tmpDir('cookie-noframe-');
-    fs.writeFileSync(path.join(dir, 'stop.html'), '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>To-do</title><script>window.stop();</script></head><body><h1>My to-dos</h1><input id="t"><button>Add</button><ul></ul></body></html>');
-    const srv = await startStaticServer(dir);
-    const s = await openAppSession(browser, srv.origin, { viewport: { width: 1280, height: 800 } });
-    try {
-      const p = await perceive(s, {
-        url: `${srv.origin}/stop.html`,
-        evidenceDir: tmpDir('cookie-noframe-ev-'),
-        viewports: [{ width: 375, height: 812 }, { width: 768, height: 1024 }, { width: 1280, height: 800 }],
-        defaultViewport: { width: 1280, height: 800 },
-        expectedLanguage: 'en',
-        timeouts: { navigation: 3000, settle: 1000, unresponsive: 5000 },
-      });
-      expect(p.unresponsive).toBe(false);
-      expect(p.noFrame).toBe(true);
-      expect(p.viewports).toEqual([]);
-      expect(p.fullPageScreenshot).toBeNull();
-      const captures = p.problems.filter((x) => /screenshot|viewport \d+px check failed/.test(x));
-      expect(captures, p.problems.join('\n')).toHaveLength(1);
-      expect(captures[0]).toMatch(/no frame to capture/);
-      // the DOM was still read: the judge's blank-page rule has its evidence
-      expect(p.inventory?.textSample ?? '').not.toContain('My to-dos');
-    } finally {
-      await s.close();
-      await srv.close();
-    }
+    const { p } = await perceiveAtThreeWidths('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>To-do</title><script>window.stop();</script></head><body><h1>My to-dos</h1><input id="t"><button>Add</button><ul></ul></body></html>', 'en', { navigation: 3000, settle: 1000, unresponsive: 5000 });
+    expect(p.unresponsive).toBe(false);
+    expect(p.noFrame).toBe(true);
+    expect(p.viewports).toEqual([]);
+    expect(p.fullPageScreenshot).toBeNull();
+    const captures = p.problems.filter((x) => /screenshot|viewport \d+px check failed/.test(x));
+    expect(captures, p.problems.join('\n')).toHaveLength(1);
+    expect(captures[0]).toMatch(/no frame to capture/);
+    // the DOM was still read: the judge's blank-page rule has its evidence
+    expect(p.inventory?.textSample ?? '').not.toContain('My to-dos');
   });
 });
 
@@ -248,8 +232,7 @@ describe('a page whose resize handler throws', () => {
   // fine; perception's resizes (to 375 and 768 px) make it throw. The evidence says when each screenshot was taken
   // and when the resizing began, so the judge can tell an error that left the screen empty from one that came after
   it('records when each screenshot was taken and when resizing began; the errors all come after the first screenshot', async () => {
-    const dir = tmpDir('cookie-resize-');
-    fs.writeFileSync(path.join(dir, 'solar.html'), `<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>太阳系模拟</title>
+    const { p, pageErrors } = await perceiveAtThreeWidths(`<!DOCTYPE html><html lang="zh"><head><meta charset="utf-8"><title>太阳系模拟</title>
 <style>html,body{margin:0;height:100%;background:#000;overflow:hidden}canvas{display:block}#hud{position:fixed;top:10px;left:10px;color:#ccc;font:13px monospace;background:rgba(60,60,60,.7);padding:6px 10px;border-radius:6px}</style></head>
 <body><canvas id="c"></canvas><div id="hud">FPS: 0 | 地球日: 0</div><script>
 (() => {
@@ -277,31 +260,41 @@ describe('a page whose resize handler throws', () => {
   addEventListener('resize', () => { width = canvas.width = innerWidth; height = canvas.height = innerHeight; centerX = width / 2; centerY = height / 2; });
   requestAnimationFrame(frame);
 })();
-</script></body></html>`);
-    const srv = await startStaticServer(dir);
-    const s = await openAppSession(browser, srv.origin, { viewport: { width: 1280, height: 800 } });
-    try {
-      const p = await perceive(s, {
-        url: `${srv.origin}/solar.html`,
-        evidenceDir: tmpDir('cookie-resize-ev-'),
-        viewports: [{ width: 375, height: 812 }, { width: 768, height: 1024 }, { width: 1280, height: 800 }],
-        defaultViewport: { width: 1280, height: 800 },
-        expectedLanguage: 'zh',
-        timeouts: { navigation: 15_000, settle: 3000, unresponsive: 5000 },
-      });
-      const errors = s.log.pageErrors.filter((e) => /Assignment to constant variable/.test(e.text));
-      expect(errors.length, JSON.stringify(s.log.pageErrors)).toBeGreaterThanOrEqual(2);
-      const desktop = p.viewports.find((v) => v.width === 1280)!;
-      expect(p.resizesFromMs).toBeTypeOf('number');
-      expect(desktop.shotAtMs).toBeTypeOf('number');
-      // the desktop screenshot is the first one, taken before any resize, and before any error
-      expect(desktop.shotAtMs!).toBeLessThan(p.resizesFromMs!);
-      for (const e of errors) expect(e.atMs).toBeGreaterThanOrEqual(p.resizesFromMs!);
-      // the narrower screenshots were taken after resizing began
-      for (const v of p.viewports.filter((x) => x.width !== 1280)) expect(v.shotAtMs!).toBeGreaterThanOrEqual(p.resizesFromMs!);
-    } finally {
-      await s.close();
-      await srv.close();
-    }
+</script></body></html>`, 'zh', { navigation: 15_000, settle: 3000, unresponsive: 5000 });
+    const errors = pageErrors.filter((e) => /Assignment to constant variable/.test(e.text));
+    expect(errors.length, JSON.stringify(pageErrors)).toBeGreaterThanOrEqual(2);
+    const desktop = p.viewports.find((v) => v.width === 1280)!;
+    expect(p.resizesFromMs).toBeTypeOf('number');
+    expect(desktop.shotAtMs).toBeTypeOf('number');
+    // the desktop screenshot is the first one, taken before any resize, and before any error
+    expect(desktop.shotAtMs!).toBeLessThan(p.resizesFromMs!);
+    for (const e of errors) expect(e.atMs).toBeGreaterThanOrEqual(p.resizesFromMs!);
+    // the narrower screenshots were taken after resizing began
+    for (const v of p.viewports.filter((x) => x.width !== 1280)) expect(v.shotAtMs!).toBeGreaterThanOrEqual(p.resizesFromMs!);
   });
 });
+
+/**
+ * Static perception of one page, served alone, at 375, 768 and 1280 px (1280 the default), in a session of its
+ * own on the shared browser: the perception and the page errors its session logged.
+ */
+async function perceiveAtThreeWidths(html: string, language: string, timeouts: { navigation: number; settle: number; unresponsive: number }): Promise<{ p: StaticPerception; pageErrors: ConsoleEntry[] }> {
+  const dir = tmpDir('cookie-perceive-');
+  fs.writeFileSync(path.join(dir, 'index.html'), html);
+  const srv = await startStaticServer(dir);
+  const s = await openAppSession(browser, srv.origin, { viewport: { width: 1280, height: 800 } });
+  try {
+    const p = await perceive(s, {
+      url: `${srv.origin}/index.html`,
+      evidenceDir: tmpDir('cookie-perceive-ev-'),
+      viewports: [{ width: 375, height: 812 }, { width: 768, height: 1024 }, { width: 1280, height: 800 }],
+      defaultViewport: { width: 1280, height: 800 },
+      expectedLanguage: language,
+      timeouts,
+    });
+    return { p, pageErrors: [...s.log.pageErrors] };
+  } finally {
+    await s.close();
+    await srv.close();
+  }
+}
