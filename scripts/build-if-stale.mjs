@@ -3,7 +3,9 @@
 // tsconfigs, package.json): the `prepack` script (so `npm pack` in a clone that was just built packs that
 // build instead of compiling everything again and rewriting dist/ under a CLI that may be running from it)
 // and the test suite's global setup share this one rule. `--check` prints whether a build is due and exits
-// 0 (up to date) or 1 (stale), building nothing.
+// 0 (up to date) or 1 (stale), building nothing. A source whose compiled file is missing from dist/ (one deleted
+// by hand) also makes it stale; `--forget-missing` (run first by `npm run build`) then deletes dist/.tsbuildinfo,
+// without which tsc's incremental build would think that file still up to date and never write it again.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,10 +29,30 @@ function newest(paths) {
   return t;
 }
 
-/** Whether dist/ is missing or older than a source it is built from. */
+/** tsc's record of its last incremental build (tsconfig.build.json `tsBuildInfoFile`). */
+const BUILD_INFO = path.join(ROOT, 'dist', '.tsbuildinfo');
+/** The folders compiled into dist/ (tsconfig.build.json `include`). */
+const COMPILED = ['src', 'reporters'];
+
+/** Sources under {@link COMPILED} (`.ts`, not `.d.ts`) whose compiled `.js` is missing from dist/ (paths relative to the repository). */
+function missingOutputs() {
+  const missing = [];
+  for (const dir of COMPILED) {
+    const abs = path.join(ROOT, dir);
+    if (!fs.existsSync(abs)) continue;
+    for (const f of fs.readdirSync(abs, { recursive: true }).map(String)) {
+      if (!/\.tsx?$/.test(f) || f.endsWith('.d.ts')) continue;
+      const rel = path.join(dir, f);
+      if (!fs.existsSync(path.join(ROOT, 'dist', rel.replace(/\.tsx?$/, '.js')))) missing.push(rel);
+    }
+  }
+  return missing;
+}
+
+/** Whether dist/ is missing, older than a source it is built from, or lacks a source's compiled file. */
 function buildIsStale() {
   const built = fs.existsSync(BUILD_STAMP) ? fs.statSync(BUILD_STAMP).mtimeMs : 0;
-  return built < newest(BUILD_INPUTS);
+  return built < newest(BUILD_INPUTS) || missingOutputs().length > 0;
 }
 
 /** Run `npm run build` when {@link buildIsStale}; returns whether it built. Throws when the build fails. */
@@ -40,6 +62,14 @@ function buildIfStale() {
   return true;
 }
 
+if (process.argv.includes('--forget-missing')) {
+  const missing = missingOutputs();
+  if (missing.length && fs.existsSync(BUILD_INFO)) {
+    fs.rmSync(BUILD_INFO);
+    console.log(`dist/ lacks the compiled files of ${missing.length} source(s) (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): tsc builds everything again`);
+  }
+  process.exit(0);
+}
 if (process.argv.includes('--check')) {
   const stale = buildIsStale();
   console.log(stale ? 'dist/ is older than its sources: a build is due' : 'dist/ is up to date');

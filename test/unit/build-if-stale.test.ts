@@ -22,7 +22,7 @@ describe('build only when stale (prepack and the test setup)', () => {
     const dir = repo();
     expect(check(dir)).toMatchObject({ status: 1, stdout: expect.stringMatching(/a build is due/) });
     for (const f of ['src/index.ts', 'reporters/x.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) age(path.join(dir, f), 60);
-    writeFiles(dir, { 'dist/.build-stamp': 'x\n' });
+    writeFiles(dir, { 'dist/.build-stamp': 'x\n', 'dist/src/index.js': 'export {};\n', 'dist/reporters/x.js': 'export {};\n' });
     expect(check(dir)).toMatchObject({ status: 0, stdout: expect.stringMatching(/up to date/) });
     for (const f of ['src/index.ts', 'reporters/x.ts', 'tsconfig.build.json']) {
       fs.utimesSync(path.join(dir, f), new Date(), new Date(Date.now() + 5000));
@@ -34,6 +34,22 @@ describe('build only when stale (prepack and the test setup)', () => {
     writeFiles(dir, { 'src/deploy/new.ts': 'export {};\n' });
     fs.utimesSync(path.join(dir, 'src/deploy/new.ts'), new Date(), new Date(Date.now() + 5000));
     expect(check(dir).status).toBe(1);
+  });
+
+  it('a compiled file deleted from dist/ makes it stale, and --forget-missing (the first step of npm run build) drops tsc\'s incremental record so the file is written again', () => {
+    const dir = repo();
+    writeFiles(dir, { 'src/deep/a.ts': 'export {};\n', 'src/types.d.ts': 'export {};\n' });
+    for (const f of ['src/index.ts', 'src/deep/a.ts', 'src/types.d.ts', 'reporters/x.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) age(path.join(dir, f), 60);
+    writeFiles(dir, { 'dist/.build-stamp': 'x\n', 'dist/.tsbuildinfo': '{}\n', 'dist/src/index.js': 'export {};\n', 'dist/src/deep/a.js': 'export {};\n', 'dist/reporters/x.js': 'export {};\n' });
+    const forget = () => spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-if-stale.mjs'), '--forget-missing'], { encoding: 'utf8' });
+    // complete (a declaration file has no compiled file): up to date, and the record stays
+    expect(check(dir).status).toBe(0);
+    expect(forget()).toMatchObject({ status: 0, stdout: '' });
+    expect(fs.existsSync(path.join(dir, 'dist/.tsbuildinfo'))).toBe(true);
+    fs.rmSync(path.join(dir, 'dist/src/deep/a.js'));
+    expect(check(dir)).toMatchObject({ status: 1, stdout: expect.stringMatching(/a build is due/) });
+    expect(forget()).toMatchObject({ status: 0, stdout: expect.stringContaining(`compiled files of 1 source(s) (${path.join('src', 'deep', 'a.ts')})`) });
+    expect(fs.existsSync(path.join(dir, 'dist/.tsbuildinfo'))).toBe(false);
   });
 
   it('the package packs the build it has: prepack runs this script, not the compiler', () => {
