@@ -164,6 +164,32 @@ describe('offline judge: static scores', () => {
     expect(judgeOffline(evidence({}, [click('Pasta', true), nav(false)])).defects.map((d) => d.code)).toContain('page-self-destructs');
   });
 
+  it('"Nothing to interact with" only when nothing answered and nothing moves: a board whose cards are dragged answers input; a live clock may be all its brief asks for (not assessed)', () => {
+    const bare = inventory({ interactive: [], canvases: [], listenedEvents: [] });
+    const item2 = (j: ReturnType<typeof judgeOffline>) => j.rubric.find((r) => r.id === '2')!;
+    // a still page with no control, canvas or key handler, where no action changed anything: the defect stands
+    const still = judgeOffline(evidence({ static: perception({ inventory: bare }) }, [click('Body', false)]));
+    expect(titles(still)).toContain('Nothing to interact with');
+    // a kanban board: its cards are draggable <div>s (no control in the inventory), and the drag moved one
+    const drag = click('Card', true, { action: { kind: 'drag', target: { signature: 'clickable|div|card|Write report|', name: 'Write report', role: 'clickable', tag: 'div', group: 'clickable|div|card', box: { x: 20, y: 120, width: 200, height: 60 } }, to: { x: 420, y: 140 } } as never });
+    drag.effect = { ...drag.effect!, kind: 'changed', why: 'text' };
+    const board = judgeOffline(evidence({ static: perception({ inventory: bare }) }, [drag]));
+    expect(titles(board)).not.toContain('Nothing to interact with');
+    expect(item2(board)).toMatchObject({ verdict: 'pass', reason: expect.stringMatching(/step 0 \(drag on clickable "Write report"\) changed the page/) });
+    // an action whose change is only the page's own motion is no answer
+    const own = click('Body', true);
+    own.effect = { ...own.effect!, kind: 'none' };
+    expect(titles(judgeOffline(evidence({ static: perception({ inventory: bare }) }, [own])))).toContain('Nothing to interact with');
+    // a clock that ticks every second (DOM changes while nobody touches it): not assessed, with the reason
+    const clock = judgeOffline(evidence({ static: perception({ inventory: bare, idleMutationsPerSec: 1 }) }, [click('Body', false)]));
+    expect(titles(clock)).not.toContain('Nothing to interact with');
+    expect(item2(clock)).toMatchObject({ verdict: 'not-assessed', reason: expect.stringMatching(/updates by itself .*model-backed judge/) });
+    // a static brief never needed input
+    const staticBrief = evidence({ static: perception({ inventory: bare }) }, [click('Body', false)]);
+    staticBrief.task.query.kind = 'static';
+    expect(titles(judgeOffline(staticBrief))).not.toContain('Nothing to interact with');
+  });
+
   it('raw HTML gets aesthetics baseline 1; a canvas page is read from its pixels', () => {
     const raw = perception({ inventory: inventory({ style: { fontFamilies: ['Times New Roman'], defaultFont: true, distinctColors: 1, distinctBackgrounds: 0, roundedElements: 0, shadowedElements: 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [16], elementCount: 10 } }) });
     expect(judgeOffline(evidence({ static: raw })).static8.aesthetics).toBe(1);

@@ -189,6 +189,14 @@ export function intentAlignment(f: Facts): CheckResult {
   if (!f.rendered || !inv) return { verdict: verdict('2', 'not-assessed', method, 'the page did not render'), defects: [] };
   const interactive = inv.interactive.length + inv.canvases.length + (inv.listenedEvents.some((e) => /^key/.test(e)) ? 1 : 0);
   if (f.ev.task.query.kind === 'dynamic' && interactive === 0) {
+    // the inventory lists controls, canvases and key handlers; a page can answer input it does not list (cards
+    // dragged between columns of a board): an action that changed the page is proof there is something to operate
+    const answered = f.steps.find((s) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.effect.kind === undefined || s.effect.kind === 'changed'));
+    if (answered) return { verdict: verdict('2', 'pass', method, `no control, canvas or key handler in the inventory, but step ${answered.index} (${answered.action.kind}${answered.action.target ? ` on ${answered.action.target.role} "${answered.action.target.name || answered.action.target.tag}"` : ''}) changed the page: it answers input`), defects: [] };
+    // a live display (a clock, a ticker, an animation) may be all the brief asks for: offline, whether it wanted
+    // input cannot be told — not assessed rather than a critical guess against the app
+    const st = f.ev.static;
+    if (st && (st.animatedShare > 0 || (st.idleMutationsPerSec ?? 0) > 0)) return { verdict: verdict('2', 'not-assessed', method, `no control, canvas or key handler, and the page updates by itself (${Math.round(st.animatedShare * 1000) / 10}% of the screen moves, ${st.idleMutationsPerSec ?? 0} DOM changes/s): whether the brief asks for input needs a model-backed judge`), defects: [] };
     return {
       verdict: verdict('2', 'fail', method, 'a dynamic page was asked for; the page has no control, canvas or key handler'),
       defects: [{ code: 'nothing-to-interact', severity: 'critical', dimension: 'functionality', title: 'Nothing to interact with', detail: 'The brief asks for a dynamic page but the page offers no control, canvas or keyboard handling: the core loop is missing.', rubricItem: '2', points: 3, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } }],
