@@ -879,6 +879,18 @@
     }
     return false;
   }
+  /**
+   * What a user reads in a collection item: the text of its fields (a sticky note's <textarea>, an editable
+   * row's <input>) before its other text — innerText leaves field values out, and a note reading only "✕" was
+   * called "added item does not show the typed value".
+   */
+  const TEXT_FIELD = /^(text|search|email|url|tel|number|)$/i;
+  function itemText(k) {
+    const t = text(k, 120);
+    const fields = [...(k.matches('textarea,input') ? [k] : []), ...k.querySelectorAll('textarea,input')].slice(0, 6);
+    const values = fields.filter((f) => (f.tagName === 'TEXTAREA' || TEXT_FIELD.test(f.getAttribute('type') || '')) && f.value && visible(f)).slice(0, 3).map((f) => String(f.value).replace(/\s+/g, ' ').trim()).filter(Boolean);
+    return values.length ? `${values.join(' ')} ${t}`.trim().slice(0, 120) : t;
+  }
   /** Containers of ≥ 2 visible children of one kind (tag + classes) with text: lists, tables, card grids. */
   function collections(known) {
     const found = new Map();
@@ -891,7 +903,7 @@
       for (const k of kids) counts.set(itemKey(k), (counts.get(itemKey(k)) || 0) + 1);
       let key = null, n = 0;
       for (const [k, c] of counts) if (c > n) { key = k; n = c; }
-      const items = kids.filter((k) => itemKey(k) === key).slice(0, 60).map((k) => ({ text: text(k, 120), done: isDone(k) }));
+      const items = kids.filter((k) => itemKey(k) === key).slice(0, 60).map((k) => ({ text: itemText(k), done: isDone(k) }));
       found.set(path, { id: path, items });
     };
     for (const p of known || []) { try { const el = document.querySelector(p); if (el) add(el); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ } }
@@ -985,8 +997,8 @@
       const p = a.parentElement;
       const key = itemKey(a);
       const same = [...p.children].filter((k) => itemKey(k) === key && visible(k));
-      if (same.length >= 2 && a !== el) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
-      if (same.length >= 2 && a === el && el.childElementCount > 0) return { c: cssPath(p), i: same.indexOf(a), text: text(a, 120) };
+      if (same.length >= 2 && a !== el) return { c: cssPath(p), i: same.indexOf(a), text: itemText(a) };
+      if (same.length >= 2 && a === el && el.childElementCount > 0) return { c: cssPath(p), i: same.indexOf(a), text: itemText(a) };
     }
     return null;
   }

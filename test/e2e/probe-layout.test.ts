@@ -85,6 +85,14 @@ new Chart(document.getElementById('bars'), { type: 'bar', data: { labels: ['Mon'
 const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.addEventListener('pointerdown', (e) => g.fillRect(e.offsetX, e.offsetY, 3, 3)); pad.addEventListener('pointermove', (e) => { if (e.buttons) g.fillRect(e.offsetX, e.offsetY, 3, 3); });
 </script></body></html>`,
   );
+  // sticky notes an LLM wrote: each note's words sit in a <textarea> beside a ✕ button; a to-do list reads as text
+  fs.writeFileSync(
+    path.join(dir, 'notes.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sticky notes</title><style>#board{display:grid;grid-template-columns:repeat(3,200px);gap:16px}
+.note{position:relative;min-height:140px;padding:14px;background:#fff59d;transform:rotate(-1deg)}.note textarea{width:100%;height:100px;border:0;background:transparent;font:16px cursive}</style></head><body>
+<div id="board"><div class="note"><textarea>Welcome! Click a note to edit it.</textarea><button class="del">✕</button></div><div class="note"><textarea>Water the ferns</textarea><button class="del">✕</button></div><div class="note"><textarea></textarea><button class="del">✕</button></div></div>
+<ul id="todo"><li>Buy milk <input type="checkbox"></li><li>Call mum <input type="checkbox"></li></ul></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -132,6 +140,14 @@ describe('probe: visibility and layout', () => {
     const canvases = inv.interactive.filter((e) => e.tag === 'canvas').sort((a, b) => a.box.y - b.box.y);
     expect(canvases.map((c) => c.chart ?? null)).toEqual(['Chart.js', null]);
     expect(canvases[0]!.handlers!.length).toBeGreaterThan(0);
+  });
+  it('a collection item is read with its fields\' values (a sticky note\'s words are in its <textarea>), an empty field adds nothing, and a plain item reads as its text', async () => {
+    const lists = await inPage<{ lists: { id: string; items: string[] }[] }>('notes.html', 'window.__cookieProbe.listsAndDrag()', 1280).then((r) => r.lists);
+    expect(lists.find((l) => l.id.endsWith('#board'))!.items).toEqual(['Welcome! Click a note to edit it. ✕', 'Water the ferns ✕', '✕']);
+    expect(lists.find((l) => l.id.endsWith('#todo'))!.items).toEqual(['Buy milk', 'Call mum']);
+    // the item a control belongs to is read the same way (the identity check matches it against the list)
+    const item = await inPage<{ c: string; i: number; text: string }>('notes.html', `(() => { const del = window.__cookieProbe.scan().filter((e) => e.name === '✕')[1]; return window.__cookieProbe.readings(del.ref, []).item; })()`, 1280);
+    expect(item).toMatchObject({ i: 1, text: 'Water the ferns ✕' });
   });
   it('alignment counts row lines as well as column lines: a three-column board is aligned, labels strewn at random are not', async () => {
     const layout = (file: string) => inPage<{ layout: { boxes: number; alignedShare: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.layout);

@@ -53,6 +53,11 @@ describe('invariant: add shows the typed value', () => {
     expect(run(step('Add', c(['Milk', 'Bread', 'Water the ferns'])))[0]!.status).toBe('pass');
     expect(run(step('Add', c(['Milk', 'Bread'])))[0]!.status).toBe('not-assessed');
   });
+  it('a new sticky note holding the value in its <textarea> (not in the page\'s text; the item is read with its field) passes; one reading only "✕" is still flagged', () => {
+    const notes = (fresh: string): StepCheck => ({ invariant: 'add', subject: 'Add note', params: { value: 'Water the ferns' }, before: R(['Welcome! ✕', 'Buy stamps ✕'], { text: 'Sticky notes\n✕\n✕' }), after: R(['Welcome! ✕', 'Buy stamps ✕', fresh], { text: 'Sticky notes\n✕\n✕\n✕' }) });
+    expect(run(step('Add note', notes('Water the ferns ✕')))[0]).toMatchObject({ status: 'pass', reason: 'a new item shows "Water the ferns"' });
+    expect(run(step('Add note', notes('✕')))[0]!.status).toBe('violated');
+  });
 });
 
 describe('invariant: totals and counters follow the list', () => {
