@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,21 @@ export const TIME_SCALE = Math.max(1, Number(process.env.COOKIE_TEST_TIME_SCALE)
 export const scaled = (ms: number): number => Math.round(ms * TIME_SCALE);
 /** Per-test limit (vitest's testTimeout): a runaway catcher, not a speed requirement. */
 export const TEST_TIMEOUT = scaled(900_000);
+
+/**
+ * Send `signal` to a child process a test started and wait until it has exited; resolves at once when it
+ * already has (waiting for an 'exit' event that already fired would hang the test until its 15-minute limit,
+ * hiding why: a watch process that died early did). A child still there after `graceMs` (scaled) is killed
+ * with SIGKILL.
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT', graceMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), scaled(graceMs));
+  await exited;
+  clearTimeout(timer);
+}
 
 /**
  * Run a command; resolves with its exit code (null when killed), output, wall time (ms) and whether it ran out

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BIN, readResults, runCli, scaled, tmpDir, writeFiles } from '../helpers.js';
+import { BIN, readResults, runCli, scaled, stopChild, tmpDir, writeFiles } from '../helpers.js';
 
 /** Records the modules a Cookie process loads (test/fixtures/record-modules.mjs). */
 const RECORD_MODULES = fileURLToPath(new URL('../fixtures/record-modules.mjs', import.meta.url));
@@ -60,8 +60,7 @@ describe('result cache and resume', () => {
     const finished = () => (fs.existsSync(results) ? readResults(path.join(dir, 'cookie-results')).evaluations.length : 0);
     // bounded by the run itself (it ends after 2 evaluations), not by how fast this machine is
     while (finished() < 1 && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('exit', r));
+    await stopChild(child, 'SIGKILL');
     const done = readResults(path.join(dir, 'cookie-results')).evaluations.map((e) => e.candidate);
     expect(done).toEqual(['c0']);
     const again = await runCli(['test', '.'], { cwd: dir });
@@ -80,7 +79,8 @@ describe('result cache and resume', () => {
     while (finished() < 1 && Date.now() - t0 < scaled(120_000)) await new Promise((r) => setTimeout(r, 100));
     const signalled = Date.now();
     process.kill(-child.pid!, 'SIGINT'); // what the terminal does: Cookie, Chromium, ffmpeg and servers all get it
-    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+    // (a child that already ended has fired its 'exit': read its code instead of waiting for the event)
+    const code = child.exitCode !== null || child.signalCode !== null ? child.exitCode : await new Promise((r) => child.on('exit', (c) => r(c)));
     expect(code, `exit code; results: ${fs.existsSync(path.join(out, 'results.json')) ? JSON.stringify(readResults(out).evaluations.map((e) => [e.candidate, e.status, e.finishedAt])) : 'none'}`).toBe(130);
     const kept = readResults(out).evaluations;
     // what a failure needs to be understood: which evaluations were kept, when, against when Ctrl-C came
@@ -140,8 +140,7 @@ describe('watch mode', () => {
       await waitFor(/error \(load\)[\s\S]*watching/, mark);
       expect(readResults(path.join(dir, 'cookie-results')).evaluations.find((e) => e.candidate === 'c1')).toMatchObject({ status: 'error', error: { stage: 'load' } });
     } finally {
-      child.kill('SIGINT');
-      await new Promise((r) => child.on('exit', r));
+      await stopChild(child);
     }
   });
 
@@ -173,8 +172,7 @@ describe('watch mode', () => {
       expect(text().match(/^change: /gm)).toEqual(['change: ']);
       expect(text().match(/watching \d+ input/g)).toHaveLength(2);
     } finally {
-      child.kill('SIGINT');
-      await new Promise((r) => child.on('exit', r));
+      await stopChild(child);
     }
   });
 });

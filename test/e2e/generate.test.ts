@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRecord, generationPaths } from '../../src/generate/ledger.js';
 import { startFakeLlm } from '../fixtures/fake-llm.js';
 import { anthropicText, anthropicTools, openaiText } from '../fixtures/generate-llm.js';
-import { BIN, readResults, runCli, SHARED, tmpDir, writeFiles, scaled } from '../helpers.js';
+import { BIN, readResults, runCli, SHARED, tmpDir, writeFiles, scaled, stopChild } from '../helpers.js';
 
 // No model is reachable from our machines. These runs drive the real CLI against local HTTP servers that
 // speak the OpenAI chat-completions and Anthropic Messages wire formats; the "model" answers with real
@@ -110,8 +110,7 @@ describe('resume', () => {
     const p = (id: string) => generationPaths(path.join(dir, 'out'), 'gen-model', id, 'html');
     const t0 = Date.now();
     while (!(readRecord(p('a').meta) && readRecord(p('b').meta) && seen.includes('c') && seen.includes('d')) && Date.now() - t0 < scaled(120_000) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('exit', r));
+    await stopChild(child, 'SIGKILL');
     expect(readRecord(p('a').meta)!.status).toBe('done');
     expect(fs.existsSync(p('c').meta)).toBe(false);
     // as if a run had died between writing a candidate and its ledger row: a candidate without a row is redone
@@ -284,8 +283,7 @@ describe('cookie test --watch with a generated candidate', () => {
       expect(Number(line[3])).toBeCloseTo(second.scores!.total - first.scores!.total, 1);
       expect(fs.readFileSync(path.join(dir, 'cookie-results/generated/gen/gen-model/camping.html'), 'utf8')).toBe(`${campingV2().replace(/\s+$/, '')}\n`);
     } finally {
-      child.kill('SIGINT');
-      await new Promise((r) => child.on('exit', r));
+      await stopChild(child);
     }
   });
 });
