@@ -197,7 +197,9 @@ export function checkLanguage(text: string, expected: string, htmlLang = ''): La
   // short label-only text ("Generate Sunset Dusk Blush copy lock"): franc's ranking of a few bare nouns is not
   // evidence (English palette names read as French 1.00 / English 0.73); without the other language's function
   // words a careful reader would not call it another language — unsure, decided below as for franc's doubts
-  const labelsOnly = latinLetters < SHORT_PROSE_LETTERS && !!FUNCTION_WORDS[expected] && !!FUNCTION_WORDS[detectedFranc] && functionWordCounts(text)[detectedFranc]! < MIN_FUNCTION_WORDS;
+  // The same holds when franc's best has no function-word list to back it: a weather card's 69 letters ("SkyCast
+  // Search Lisbon Mainly clear … Fri Sat Sun Mon Tue", <html lang="en">) read as Norwegian 1.00 / English 0.87
+  const labelsOnly = latinLetters < SHORT_PROSE_LETTERS && (functionWordCounts(text)[detectedFranc] ?? 0) < MIN_FUNCTION_WORDS;
   if (exp < CONFIDENT_OTHER * best && !labelsOnly) {
     const share2 = otherLanguageShare(prose, expected) ?? 1;
     return { ...base, detected: detectedFranc, matches: false, method: `franc: ${detectedFranc} is the best and ${expected} scores only ${exp.toFixed(2)} (< ${CONFIDENT_OTHER}; top: ${topText})`, confidence: 'confident', affectedShare: round(Math.max(share2, 0.5)) };

@@ -45,6 +45,12 @@ describe('short label-only pages (franc on a few bare nouns is not evidence)', (
   it('without <html lang> the same labels are not assessed', () => {
     expect(checkLanguage(palette, 'en').matches).toBeNull();
   });
+  it('a short English weather card that franc reads as Norwegian (a language with no function-word list) is English by its <html lang>, not a critical mismatch', () => {
+    // a weather app written for the hostile-and-real-pages review (2026-12-06): 69 letters, franc nob 1.00 / en 0.87
+    const weather = '☀️ SkyCast\nSearch\nLisbon\n🌤️ Mainly clear\n16°\nOffline: showing sample data\nFri\n🌤️\n15° / 12°\nSat\n⛅\n22° / 8°\nSun\n☁️\n17° / 11°\nMon\n🌧️\n24° / 7°\nTue\n🌦️\n19° / 10°';
+    expect(checkLanguage(weather, 'en', 'en')).toMatchObject({ matches: true, confidence: 'unsure' });
+    expect(checkLanguage(weather, 'en').matches).toBeNull();
+  });
   it('a short French UI with French function words is still a mismatch for an English query', () => {
     const r = checkLanguage('Générateur de palettes\nAppuyez sur Espace pour générer les couleurs et cliquez sur un code pour le copier dans votre presse-papiers', 'en', 'en');
     expect(r.matches).toBe(false);
