@@ -214,6 +214,30 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(j.final8.functionality).toBe(7.5);
   });
 
+  it('a canvas that answered another input (a drag that rotated the scene, the game\'s keys) is not a dead control because clicks on it did nothing', () => {
+    const canvasClick = (changed: boolean) => click('', changed, { action: { kind: 'click', target: { signature: 'clickable|canvas|body||gl', name: '', role: 'clickable', tag: 'canvas', group: 'clickable|canvas|body', box: { x: 0, y: 0, width: 1280, height: 800 } } } });
+    const st = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }], interactive: [{ ref: 0, signature: 'clickable|canvas|body||gl', tag: 'canvas', role: 'clickable', name: '', box: { x: 0, y: 0, width: 1280, height: 800 }, inViewport: true, disabled: false, group: 'clickable|canvas|body', handlers: ['pointerdown', 'pointermove'] }] }) });
+    const drag = click('', true, { action: { kind: 'drag', from: { x: 600, y: 400 }, to: { x: 800, y: 420 } } as never });
+    drag.effect = { ...drag.effect!, kind: 'changed', why: 'regions' };
+    const rotated = judgeOffline(evidence({ static: st }, [drag, canvasClick(false), canvasClick(false)]));
+    expect(rotated.defects.map((d) => d.title)).toEqual([]);
+    expect(rotated.rubric.find((r) => r.id === '3a')!.reason).toMatch(/the canvas answered other input \(step 0: drag\)/);
+    // no input ever changed it: clicked twice for nothing, it is dead
+    const still = judgeOffline(evidence({ static: st }, [canvasClick(false), click('Other', true), canvasClick(false)]));
+    expect(still.defects.map((d) => d.title)).toEqual(['Dead control "canvas"']);
+  });
+
+  it('a keypad key pressed twice in one state ("0" on a display reading 0) is not proof it is dead; tried in two states it is', () => {
+    const key = (name: string, changed: boolean) => click(name, changed);
+    const sameState = judgeOffline(evidence({}, [key('7', true), key('AC', true), key('0', false), key('0', false), key('±', false), key('±', false)]));
+    expect(sameState.defects).toEqual([]);
+    expect(sameState.rubric.find((r) => r.id === '3a')!.reason).toMatch(/"0" \(a keypad key tried only in one state/);
+    const twoStates = judgeOffline(evidence({}, [key('0', false), key('7', true), key('0', false)]));
+    expect(twoStates.defects.map((d) => d.title)).toEqual(['Dead button "0"']);
+    // a named control pressed twice in a row is still dead (the rule is for keypad keys only)
+    expect(judgeOffline(evidence({}, [key('7', true), key('Apply', false), key('Apply', false)])).defects.map((d) => d.title)).toEqual(['Dead button "Apply"']);
+  });
+
   it('an interaction the harness cut short is said to be incomplete, and not scored as a defect of the app', () => {
     const ev = evidence({}, [click('Add', true)]);
     ev.stageErrors.push({ stage: 'interact', message: 'interaction ended early after 1 step(s): error: page.evaluate: Target closed' });

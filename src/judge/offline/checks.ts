@@ -717,6 +717,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     if (!explicitRole && inside >= 2) return `a container of ${inside} controls (delegated handler): its children are the controls`;
     return null;
   };
+  const KEYPAD_KEY = /^([0-9]|00|[.,]|±|\+\/[-−]|[-−+*÷/%=^√()]|⌫|←)$/;
   const OFF_PAGE = /\b(save|download|export|print|copy|share|tweet|open in new|png|pdf|csv)\b|enregistrer|télécharger|imprimer|copier|partager|guardar|descargar|imprimir|copiar|compartir|salvar|baixar|partilhar|speichern|herunterladen|drucken|kopieren|teilen|保存|下载|导出|打印|复制|分享|ダウンロード|印刷|コピー|共有|저장|다운로드|인쇄|복사|공유/i;
   const CLEARS = (name: string) => ['reset', 'delete'].includes(conceptOfControl(name) ?? '') || /\bundo\b|annuler|deshacer|desfazer|rückgängig|撤销|元に戻す|실행 취소/i.test(name);
   // steps that create something a clear/delete/undo could remove: drawing (drag), typing text, adding
@@ -756,7 +757,15 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
     // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
-    const why = nc ?? offPage ?? nothing ?? needsInput;
+    // a canvas is one surface for many inputs (a game's keys, a drag that rotates a scene): clicks that land
+    // mid-rally do nothing by design, and a canvas that answered another input is not dead
+    const answeredOther = t.tag === 'canvas' ? steps.find((s) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.effect.kind === undefined || s.effect.kind === 'changed') && (!s.action.target || s.action.target.signature === sig)) : undefined;
+    const canvasAnswered = answeredOther ? `the canvas answered other input (step ${answeredOther.index}: ${answeredOther.action.kind}${answeredOther.action.key ? ` ${answeredOther.action.key}` : ''})` : null;
+    // a keypad key tried only in one state ("0" and "±" pressed twice while the display read 0): in that state it
+    // may have nothing to change; only tries in states the page moved between prove it dead
+    const between = steps.filter((s) => s.index > firstTry && s.index < tries[tries.length - 1]!.index && !tries.includes(s));
+    const oneState = KEYPAD_KEY.test(t.name.trim()) && !between.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged) ? 'a keypad key tried only in one state (it may have nothing to change there: "0" or "±" on a display reading 0)' : null;
+    const why = nc ?? offPage ?? nothing ?? needsInput ?? canvasAnswered ?? oneState;
     if (why) {
       quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
       continue;
