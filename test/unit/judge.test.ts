@@ -227,6 +227,14 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(still.defects.map((d) => d.title)).toEqual(['Dead control "canvas"']);
   });
 
+  it('a colour swatch clicked twice while already selected is not dead when the same swatch, unselected, changed the page (its signature carries its classes)', () => {
+    const swatch = (selected: boolean, changed: boolean) => click('Colour #fff59d', changed, { action: { kind: 'click', target: { signature: `button|swatch${selected ? ' sel' : ''}|div.colors|Colour #fff59d|`, name: 'Colour #fff59d', role: 'button', tag: 'button', group: 'button|swatch|div.colors', box: { x: 10, y: 10, width: 32, height: 32 } } } });
+    const other = click('Colour #ffab91', true);
+    expect(judgeOffline(evidence({}, [swatch(true, false), swatch(true, false), other, swatch(false, true)])).defects).toEqual([]);
+    // never changed anything under any signature: dead
+    expect(judgeOffline(evidence({}, [swatch(true, false), swatch(true, false), other, swatch(false, false), swatch(false, false)])).defects.map((d) => d.title)).toEqual(['Dead button "Colour #fff59d"']);
+  });
+
   it('a keypad key pressed twice in one state ("0" on a display reading 0) is not proof it is dead; tried in two states it is', () => {
     const key = (name: string, changed: boolean) => click(name, changed);
     const sameState = judgeOffline(evidence({}, [key('7', true), key('AC', true), key('0', false), key('0', false), key('±', false), key('±', false)]));

@@ -740,8 +740,13 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   let working = 0;
   let dead = 0;
   const failing = new Set<string>(erroredTargets as Set<string>);
+  // a control's signature carries its classes, so a colour swatch drawn selected ("swatch sel") and the same
+  // swatch unselected are two signatures: a named control that changed the page under either one works
+  const answeredNames = new Set(steps.filter((s) => s.action.kind === 'click' && s.outcome === 'ok' && !!s.effect?.screenChanged && !!s.action.target?.name).map((s) => `${s.action.target!.role}|${s.action.target!.name}`));
+  const deadNames = new Set<string>();
   for (const [sig, tries] of byTarget) {
-    if (tries.some((t) => t.effect!.screenChanged)) {
+    const named = tries[0]!.action.target!.name;
+    if (tries.some((t) => t.effect!.screenChanged) || (!!named && answeredNames.has(`${tries[0]!.action.target!.role}|${named}`))) {
       working++;
       continue;
     }
@@ -770,8 +775,11 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
       continue;
     }
-    dead++;
     failing.add(sig);
+    // the same named control under another signature (its classes changed) is one dead control, not two
+    if (named && deadNames.has(`${t.role}|${named}`)) continue;
+    if (named) deadNames.add(`${t.role}|${named}`);
+    dead++;
     const c = isCore(t.name);
     const primary = t.role === 'button' || t.tag === 'button';
     d13.push({
