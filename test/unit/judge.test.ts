@@ -33,6 +33,18 @@ describe('offline judge: static scores', () => {
     expect(j.defects.find((d) => d.rubricItem === '5')!.deduction).toBe(0);
   });
 
+  it('a blank screen after the page navigated to another site says so in the defect', () => {
+    const st = perception();
+    for (const v of st.viewports) v.blank = { isBlank: true, variance: 0, colours: 1, meanBrightness: 255 };
+    st.viewports[2]!.shotAtMs = 4000;
+    const j = judgeOffline(evidence({ static: st, navigations: [{ kind: 'navigation', url: 'https://example.com/', offApp: true, atMs: 3135 }] }, null));
+    expect(j.defects[0]).toMatchObject({ title: 'Blank page', detail: expect.stringContaining('navigated away from itself to https://example.com/ 3.1 s after the session began') });
+    // no navigation: the detail is as before
+    const plain = perception();
+    for (const v of plain.viewports) v.blank = { isBlank: true, variance: 0, colours: 1, meanBrightness: 255 };
+    expect(judgeOffline(evidence({ static: plain }, null)).defects[0]!.detail).toBe('Nothing renders at 1280 px.');
+  });
+
   it('an error thrown when perception resized the window is not "core content does not render" (KCORES solar system, human 85/90)', () => {
     // a dark canvas scene (4% of the screen differs from black) whose resize handler assigns a const: the
     // default viewport's screenshot, taken before any resize, shows it drawn; the errors come with the resizes

@@ -165,7 +165,11 @@ export function codeRenders(f: Facts): CheckResult {
   }
   if (f.blank) {
     const errs = [...f.ev.pageErrors, ...f.ev.consoleErrors].filter((e) => e.step === undefined && !isEnvironmentError(e, f));
-    const cause = errs.length ? ` First error: ${errs[0]!.text}` : '';
+    // a page that left its own origin before the screenshot (location set to another site, refused offline)
+    // shows an empty error page: say so, it is what the user would see happen
+    const shotAt = f.vpDefault?.shotAtMs;
+    const away = f.ev.navigations.find((n) => n.offApp && n.step === undefined && (shotAt === undefined || n.atMs <= shotAt));
+    const cause = `${away ? ` The page navigated away from itself to ${away.url.slice(0, 120)} ${(away.atMs / 1000).toFixed(1)} s after the session began (another site: not loaded during evaluation).` : ''}${errs.length ? ` First error: ${errs[0]!.text}` : ''}`;
     return {
       verdict: verdict('1', 'fail', method, `blank screen (variance ${f.vpDefault?.blank.variance}, ${f.vpDefault?.blank.colours} colours)`),
       defects: [{ code: 'blank-page', severity: 'critical', dimension: 'functionality', title: 'Blank page', detail: `Nothing renders at 1280 px.${cause}`, rubricItem: '1', points: 8, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot, viewport: 1280, excerpt: errs[0]?.text } }],
