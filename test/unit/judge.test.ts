@@ -247,6 +247,15 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(judgeOffline(evidence({}, [swatch(true, false), swatch(true, false), other, swatch(false, false), swatch(false, false)])).defects.map((d) => d.title)).toEqual(['Dead button "Colour #fff59d"']);
   });
 
+  it('an alert the page opens by itself again and again is a major defect; a dialog an action opened, or one greeting at load, is not', () => {
+    const alert = (atMs: number, step?: number, message = 'Thanks for visiting!') => ({ type: 'alert', message, answer: 'accepted' as const, atMs, ...(step === undefined ? {} : { step }) });
+    const nag = judgeOffline(evidence({ dialogs: [alert(6659), alert(8089), alert(10454, 0), alert(14202, 0)] }, [click('+1', true), click('+1', true)]));
+    expect(nag.defects.find((d) => d.title === 'Dialogs keep opening by themselves')).toMatchObject({ severity: 'major', rubricItem: '14', deduction: 1, detail: expect.stringContaining('"Thanks for visiting!" 4 times in all, 2 of them while nobody touched it (about every 1.4 s)') });
+    // one welcome alert at load, then a "Saved!" after each click: not recurring by itself
+    const ok = judgeOffline(evidence({ dialogs: [alert(900, undefined, 'Welcome!'), alert(5000, 0, 'Saved!'), alert(7000, 1, 'Saved!')] }, [click('Save', true), click('Save', true)]));
+    expect(ok.defects.map((d) => d.title)).not.toContain('Dialogs keep opening by themselves');
+  });
+
   it('a keypad key pressed twice in one state ("0" on a display reading 0) is not proof it is dead; tried in two states it is', () => {
     const key = (name: string, changed: boolean) => click(name, changed);
     const sameState = judgeOffline(evidence({}, [key('7', true), key('AC', true), key('0', false), key('0', false), key('±', false), key('±', false)]));

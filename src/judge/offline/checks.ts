@@ -664,6 +664,20 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const d13: DraftDefect[] = [];
   const d14: DraftDefect[] = [];
 
+  // dialogs the page opens by itself, again and again (an alert on a timer): the same message at least twice
+  // while nobody acted (static perception) — each one blocks the page until it is dismissed. Dialogs an action
+  // opened (a "Deleted!" after Delete) are the action's; an endless flood is item 1's "Dialogs in an endless loop"
+  if (!f.ev.static?.unresponsive) {
+    const unprompted = f.ev.dialogs.filter((d) => d.step === undefined || d.step === null);
+    const repeats = new Map<string, number>();
+    for (const d of unprompted) repeats.set(d.message, (repeats.get(d.message) ?? 0) + 1);
+    const [message, times] = [...repeats].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    if (times >= 2) {
+      const same = f.ev.dialogs.filter((d) => d.message === message);
+      d14.push({ code: 'recurring-dialog', severity: 'major', dimension: 'functionality', title: 'Dialogs keep opening by themselves', detail: `The page opened the ${same[0]!.type} "${message.slice(0, 80)}" ${same.length} times in all, ${times} of them while nobody touched it (${unprompted.length > 1 ? `about every ${((unprompted[unprompted.length - 1]!.atMs - unprompted[0]!.atMs) / 1000 / (unprompted.length - 1)).toFixed(1)} s` : 'repeatedly'}); each blocks the page until it is dismissed.`, rubricItem: '14', points: 1, phase: 'interaction', evidence: { excerpt: message.slice(0, 200) } });
+    }
+  }
+
   const hang = steps.find((s) => s.outcome === 'unresponsive');
   if (hang) {
     d3.push({ code: 'page-freeze', severity: 'critical', dimension: 'functionality', title: 'Page freezes', detail: `After ${label(hang)} the main thread stopped answering; the app is unusable from then on.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: hang.index, screenshot: hang.screenshotBefore ?? undefined } });
