@@ -627,7 +627,8 @@
   function styleSignals() {
     const fonts = new Set(), colors = new Set(), bgs = new Set(), sizes = new Set();
     let rounded = 0, shadowed = 0, gradients = 0, transitions = 0, animated = 0, n = 0;
-    const all = allElements();
+    // the page's own background is styling too: a gradient on <body> (a common LLM pattern) counts like one on a wrapper <div>
+    const all = [document.documentElement, document.body].filter(Boolean).concat(allElements());
     for (let i = 0; i < all.length && n < 3000; i++) {
       const el = all[i];
       const cs = gcs(el);

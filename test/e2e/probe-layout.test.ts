@@ -93,6 +93,11 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
 <div id="board"><div class="note"><textarea>Welcome! Click a note to edit it.</textarea><button class="del">✕</button></div><div class="note"><textarea>Water the ferns</textarea><button class="del">✕</button></div><div class="note"><textarea></textarea><button class="del">✕</button></div></div>
 <ul id="todo"><li>Buy milk <input type="checkbox"></li><li>Call mum <input type="checkbox"></li></ul></body></html>`,
   );
+  // the same snake page with its gradient on <body>, then on a wrapper <div> (the review's snake-ab pair)
+  for (const [name, onBody] of [['grad-body', true], ['grad-div', false]] as const) {
+    const bg = 'background:linear-gradient(135deg,#0f2027,#2c5364);color:#e0f7fa';
+    fs.writeFileSync(path.join(dir, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Snake</title><style>body{margin:0;font-family:system-ui;${onBody ? bg : ''}}#w{min-height:100vh;${onBody ? '' : bg}}</style></head><body><div id="w"><h1>Snake</h1><p>Use the arrow keys.</p><canvas width="300" height="300"></canvas></div></body></html>`);
+  }
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -148,6 +153,12 @@ describe('probe: visibility and layout', () => {
     // the item a control belongs to is read the same way (the identity check matches it against the list)
     const item = await inPage<{ c: string; i: number; text: string }>('notes.html', `(() => { const del = window.__cookieProbe.scan().filter((e) => e.name === '✕')[1]; return window.__cookieProbe.readings(del.ref, []).item; })()`, 1280);
     expect(item).toMatchObject({ i: 1, text: 'Water the ferns ✕' });
+  });
+  it('a gradient on <body> counts as styling like the same gradient on a wrapper <div>', async () => {
+    const style = (file: string) => inPage<{ style: { gradientElements: number; distinctBackgrounds: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.style);
+    const [body, div] = [await style('grad-body.html'), await style('grad-div.html')];
+    expect(body.gradientElements).toBe(1);
+    expect(div.gradientElements).toBe(1);
   });
   it('alignment counts row lines as well as column lines: a three-column board is aligned, labels strewn at random are not', async () => {
     const layout = (file: string) => inPage<{ layout: { boxes: number; alignedShare: number } }>(file, 'window.__cookieProbe.inventory()', 1280).then((i) => i.layout);
