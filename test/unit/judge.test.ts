@@ -263,6 +263,9 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(sameState.rubric.find((r) => r.id === '3a')!.reason).toMatch(/"0" \(a keypad key tried only in one state/);
     const twoStates = judgeOffline(evidence({}, [key('0', false), key('7', true), key('0', false)]));
     expect(twoStates.defects.map((d) => d.title)).toEqual(['Dead button "0"']);
+    // a keypad where no key ever does anything (its script failed to parse): every key is dead, the app is
+    const none = judgeOffline(evidence({}, [key('7', false), key('7', false), key('+', false), key('+', false), key('=', false), key('=', false)]));
+    expect(none.defects.map((d) => d.title)).toContain('No control works');
     // a named control pressed twice in a row is still dead (the rule is for keypad keys only)
     expect(judgeOffline(evidence({}, [key('7', true), key('Apply', false), key('Apply', false)])).defects.map((d) => d.title)).toEqual(['Dead button "Apply"']);
   });

@@ -762,6 +762,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   // swatch unselected are two signatures: a named control that changed the page under either one works
   const answeredNames = new Set(steps.filter((s) => s.action.kind === 'click' && s.outcome === 'ok' && !!s.effect?.screenChanged && !!s.action.target?.name).map((s) => `${s.action.target!.role}|${s.action.target!.name}`));
   const deadNames = new Set<string>();
+  // the keypad exemption below needs a page that answers at all: on a calculator where no key ever does anything
+  // (its script failed to parse), every key is dead whatever state it met
+  const pageAnswered = steps.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged);
   for (const [sig, tries] of byTarget) {
     const named = tries[0]!.action.target!.name;
     if (tries.some((t) => t.effect!.screenChanged) || (!!named && answeredNames.has(`${tries[0]!.action.target!.role}|${named}`))) {
@@ -787,7 +790,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     // a keypad key tried only in one state ("0" and "±" pressed twice while the display read 0): in that state it
     // may have nothing to change; only tries in states the page moved between prove it dead
     const between = steps.filter((s) => s.index > firstTry && s.index < tries[tries.length - 1]!.index && !tries.includes(s));
-    const oneState = KEYPAD_KEY.test(t.name.trim()) && !between.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged) ? 'a keypad key tried only in one state (it may have nothing to change there: "0" or "±" on a display reading 0)' : null;
+    const oneState = pageAnswered && KEYPAD_KEY.test(t.name.trim()) && !between.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged) ? 'a keypad key tried only in one state (it may have nothing to change there: "0" or "±" on a display reading 0)' : null;
     const why = nc ?? offPage ?? nothing ?? needsInput ?? canvasAnswered ?? oneState;
     if (why) {
       quiet.push(`${t.role} "${t.name || t.tag}" (${why})`);
