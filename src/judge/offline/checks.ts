@@ -186,6 +186,11 @@ export function codeRenders(f: Facts): CheckResult {
   return { verdict: verdict('1', 'pass', method, 'the page loads, answers and shows content'), defects: [] };
 }
 
+/** A step whose action changed the page beyond what it does on its own (effect kind `changed`; older evidence: screenChanged). */
+function changedPage(s: TraceStep): boolean {
+  return s.outcome === 'ok' && !!s.effect?.screenChanged && (s.effect.kind === undefined || s.effect.kind === 'changed');
+}
+
 /** Item 2, intent alignment: only the page type is decidable offline (a dynamic brief needs something to operate). */
 export function intentAlignment(f: Facts): CheckResult {
   const method = 'page-type check: a dynamic query needs controls, key listeners or a canvas';
@@ -195,7 +200,7 @@ export function intentAlignment(f: Facts): CheckResult {
   if (f.ev.task.query.kind === 'dynamic' && interactive === 0) {
     // the inventory lists controls, canvases and key handlers; a page can answer input it does not list (cards
     // dragged between columns of a board): an action that changed the page is proof there is something to operate
-    const answered = f.steps.find((s) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.effect.kind === undefined || s.effect.kind === 'changed'));
+    const answered = f.steps.find(changedPage);
     if (answered) return { verdict: verdict('2', 'pass', method, `no control, canvas or key handler in the inventory, but step ${answered.index} (${answered.action.kind}${answered.action.target ? ` on ${answered.action.target.role} "${answered.action.target.name || answered.action.target.tag}"` : ''}) changed the page: it answers input`), defects: [] };
     // a live display (a clock, a ticker, an animation) may be all the brief asks for: offline, whether it wanted
     // input cannot be told — not assessed rather than a critical guess against the app
@@ -760,14 +765,15 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const failing = new Set<string>(erroredTargets as Set<string>);
   // a control's signature carries its classes, so a colour swatch drawn selected ("swatch sel") and the same
   // swatch unselected are two signatures: a named control that changed the page under either one works
-  const answeredNames = new Set(steps.filter((s) => s.action.kind === 'click' && s.outcome === 'ok' && !!s.effect?.screenChanged && !!s.action.target?.name).map((s) => `${s.action.target!.role}|${s.action.target!.name}`));
+  const nameKey = (t: { role: string; name: string }) => `${t.role}|${t.name}`;
+  const answeredNames = new Set(steps.filter((s) => s.action.kind === 'click' && s.outcome === 'ok' && !!s.effect?.screenChanged && !!s.action.target?.name).map((s) => nameKey(s.action.target!)));
   const deadNames = new Set<string>();
   // the keypad exemption below needs a page that answers at all: on a calculator where no key ever does anything
   // (its script failed to parse), every key is dead whatever state it met
   const pageAnswered = steps.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged);
   for (const [sig, tries] of byTarget) {
     const named = tries[0]!.action.target!.name;
-    if (tries.some((t) => t.effect!.screenChanged) || (!!named && answeredNames.has(`${tries[0]!.action.target!.role}|${named}`))) {
+    if (tries.some((t) => t.effect!.screenChanged) || (!!named && answeredNames.has(nameKey(tries[0]!.action.target!)))) {
       working++;
       continue;
     }
@@ -785,7 +791,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
     // a canvas is one surface for many inputs (a game's keys, a drag that rotates a scene): clicks that land
     // mid-rally do nothing by design, and a canvas that answered another input is not dead
-    const answeredOther = t.tag === 'canvas' ? steps.find((s) => s.outcome === 'ok' && !!s.effect?.screenChanged && (s.effect.kind === undefined || s.effect.kind === 'changed') && (!s.action.target || s.action.target.signature === sig)) : undefined;
+    const answeredOther = t.tag === 'canvas' ? steps.find((s) => changedPage(s) && (!s.action.target || s.action.target.signature === sig)) : undefined;
     const canvasAnswered = answeredOther ? `the canvas answered other input (step ${answeredOther.index}: ${answeredOther.action.kind}${answeredOther.action.key ? ` ${answeredOther.action.key}` : ''})` : null;
     // a keypad key tried only in one state ("0" and "±" pressed twice while the display read 0): in that state it
     // may have nothing to change; only tries in states the page moved between prove it dead
@@ -798,8 +804,8 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     }
     failing.add(sig);
     // the same named control under another signature (its classes changed) is one dead control, not two
-    if (named && deadNames.has(`${t.role}|${named}`)) continue;
-    if (named) deadNames.add(`${t.role}|${named}`);
+    if (named && deadNames.has(nameKey(t))) continue;
+    if (named) deadNames.add(nameKey(t));
     dead++;
     const c = isCore(t.name);
     const primary = t.role === 'button' || t.tag === 'button';
