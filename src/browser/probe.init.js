@@ -427,7 +427,7 @@
         disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'),
         group, signature: group + '|' + name + '|' + (el.id || ''),
         form: form >= 0 ? form : undefined,
-        handlers: [...(state.listeners.get(el) || [])].concat(el.onclick ? ['onclick'] : []),
+        handlers: [...(state.listeners.get(el) || [])].concat(inlineHandler(el, 'click') ? ['onclick'] : []),
         chart: el.tagName === 'CANVAS' ? chartOf(el) : undefined,
         item: itemOf(el) || undefined,
         numericOnly: rl === 'textbox' ? numericOnly(el) : undefined,
@@ -435,6 +435,16 @@
       });
     }
     return out;
+  }
+
+  /**
+   * Whether `el` has an inline `on<type>` handler, as an attribute or set as a property. The attribute is
+   * checked first and the property read only without one: reading `el.onclick` compiles the attribute's
+   * code, and a syntax error in it would then be thrown from this probe (recorded as the harness's error)
+   * instead of when a user clicks (the app's error, as a human would meet it).
+   */
+  function inlineHandler(el, type) {
+    return el.hasAttribute('on' + type) || typeof el['on' + type] === 'function';
   }
 
   /** The chart library that draws into a canvas (Chart.js marks its canvases with `$chartjs`; ECharts its container with `_echarts_instance_`), else undefined. */
@@ -787,7 +797,7 @@
     });
     const listened = new Set(state.globalEvents);
     for (const t of ['keydown', 'keyup', 'keypress', 'mousemove', 'click', 'touchstart']) {
-      if (window['on' + t] || document['on' + t] || (document.body && document.body['on' + t])) listened.add(t);
+      if (window['on' + t] || document['on' + t] || (document.body && inlineHandler(document.body, t))) listened.add(t);
     }
     return {
       title: document.title || '',
@@ -969,7 +979,7 @@
       const el = all[i];
       const ls = state.listeners.get(el);
       if (!source && el.getAttribute('draggable') === 'true' && visible(el) && text(el, 2)) source = el;
-      if ((ls && (ls.has('drop') || ls.has('dragover'))) || el.ondrop || el.getAttribute('ondrop')) if (visible(el)) zones.push(el);
+      if ((ls && (ls.has('drop') || ls.has('dragover'))) || inlineHandler(el, 'drop')) if (visible(el)) zones.push(el);
     }
     if (!source) return null;
     const zone = zones.find((z) => !z.contains(source) && !source.contains(z));

@@ -98,6 +98,13 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
     const bg = 'background:linear-gradient(135deg,#0f2027,#2c5364);color:#e0f7fa';
     fs.writeFileSync(path.join(dir, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Snake</title><style>body{margin:0;font-family:system-ui;${onBody ? bg : ''}}#w{min-height:100vh;${onBody ? '' : bg}}</style></head><body><div id="w"><h1>Snake</h1><p>Use the arrow keys.</p><canvas width="300" height="300"></canvas></div></body></html>`);
   }
+  // a to-do page whose inline handler has a syntax error (an LLM's unclosed call), beside a drop zone and a body key handler written inline
+  fs.writeFileSync(
+    path.join(dir, 'inline-broken.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tasks</title></head><body onkeydown="move(event.key">
+<input id="t" placeholder="New task"><button id="add" onclick="addTask(document.getElementById('t').value">Add</button><button id="ok" onclick="document.title = 'ok'">Clear</button>
+<div id="zone" ondrop="dropTask(event" style="width:200px;height:80px;border:2px dashed #999">Drop here</div></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -180,6 +187,24 @@ describe('probe: visibility and layout', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([750, 1624]);
     expect(m).toMatchObject({ viewport: 375, dpr: 2 });
     expect(s.page.viewportSize()).toEqual({ width: 1280, height: 800 });
+  });
+});
+
+describe('probe: inline handlers', () => {
+  it('reading the page does not compile its inline handlers: a syntax error in one is the app\'s, thrown when a user clicks, not the probe\'s', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/inline-broken.html`);
+    const inv = await evalIn<{ interactive: { name: string; handlers?: string[] }[]; listenedEvents?: string[] }>(s.page, 'window.__cookieProbe.inventory()', 10_000);
+    await evalIn(s.page, 'window.__cookieProbe.listsAndDrag()', 10_000);
+    expect(inv.interactive.find((e) => e.name === 'Add')!.handlers).toContain('onclick');
+    expect(inv.interactive.find((e) => e.name === 'Clear')!.handlers).toContain('onclick');
+    expect(inv.listenedEvents).toContain('keydown');
+    expect(s.log.pageErrors).toEqual([]);
+    await s.page.click('#add');
+    await s.page.waitForFunction(() => true);
+    await expect.poll(() => s.log.pageErrors.length).toBeGreaterThan(0);
+    expect(s.log.pageErrors.map((e) => [e.origin, e.text.split(':')[0]])).toEqual([['app', 'SyntaxError']]);
   });
 });
 
