@@ -485,6 +485,12 @@ export interface StaticPerception {
    */
   fullPageIsViewport?: true;
   /**
+   * Perception scrolled the page through before its inventory and full-page capture (a reviewer reads a long
+   * page before judging it; sections revealed on scroll then show): screens scrolled and the document's height,
+   * px. Absent when the page fits its viewport, and in evidence written before it was recorded.
+   */
+  scrolledThrough?: { screens: number; heightPx: number };
+  /**
    * How many timeouts the page set for its first 3 s (perceive.ts `LOOK_AFTER_LOAD_MS`: a splash screen, a
    * "loading" delay) perception waited for before its captures, each followed by the quiet again. Absent: none.
    */

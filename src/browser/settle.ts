@@ -35,3 +35,35 @@ export async function waitForFrames(page: Page, limitMs: number): Promise<void> 
   await evalIn(page, 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))', limitMs, 'two frames').catch(() => undefined);
 }
 
+
+/** What {@link scrollThrough} did: screens scrolled (0 = the page fits its viewport), and the document's height, px. */
+export interface ScrollThrough {
+  screens: number;
+  heightPx: number;
+}
+
+/**
+ * Scroll the document down a screen at a time to `limitPx` (or its end), two painted frames per screen, then
+ * back to the top — what a reviewer does before judging a long page. Content an LLM's page reveals on scroll
+ * (an IntersectionObserver adding a `visible` class to sections at opacity 0, lazy images) is then shown in the
+ * full-page screenshot and in the text checks, as the reviewer saw it, instead of as blank bands. Scrolls are
+ * instant (`behavior: 'instant'` overrides a page's `scroll-behavior: smooth`); at most `maxScreens` screens;
+ * bounded by `limitMs` overall. Best effort: a page that fails or hangs only costs the bound (then null).
+ */
+export async function scrollThrough(page: Page, limitPx: number, maxScreens: number, limitMs: number): Promise<ScrollThrough | null> {
+  const expr = `(async () => {
+    const el = document.scrollingElement || document.documentElement;
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))));
+    const step = Math.max(200, Math.round(innerHeight * 0.8));
+    let screens = 0;
+    for (let y = step; screens < ${maxScreens} && y < Math.min(el.scrollHeight, ${limitPx}) && el.scrollHeight > innerHeight; y += step) {
+      window.scrollTo({ top: y, left: 0, behavior: 'instant' });
+      screens++;
+      await frames();
+    }
+    const heightPx = el.scrollHeight;
+    if (screens) { window.scrollTo({ top: 0, left: 0, behavior: 'instant' }); await frames(); }
+    return { screens, heightPx };
+  })()`;
+  return evalIn<ScrollThrough>(page, expr, limitMs, 'scroll through').catch(() => null);
+}

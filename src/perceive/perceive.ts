@@ -7,7 +7,7 @@ import type { DomInventory, StaticPerception, ViewportCheck } from '../types.js'
 import { attempt, sleep, timebox } from '../util/timebox.js';
 import { StageTimeoutError } from '../errors.js';
 import { span } from '../util/profile.js';
-import { waitForFrames, waitForStill } from '../browser/settle.js';
+import { scrollThrough, waitForFrames, waitForStill } from '../browser/settle.js';
 import { viewportPng } from '../browser/screenshot.js';
 import { axeFindings, loadAxe, type AxeWorld } from './axe.js';
 import { trackNetwork } from '../browser/network-quiet.js';
@@ -56,6 +56,9 @@ const MIN_CAPTURE_MS = 5000;
 
 /** Full-page screenshots are cropped to this height, px (reference verifier: 8,000). */
 export const FULL_PAGE_MAX_HEIGHT = 8000;
+
+/** Most screens static perception scrolls through before its inventory and full-page capture (perceive.ts `scrollThrough`). */
+export const SCROLL_THROUGH_MAX_SCREENS = 20;
 
 async function shoot(page: Page, file: string, evidenceDir: string, fullPage = false, clipHeight?: number): Promise<Buffer> {
   const opts = fullPage && clipHeight ? { fullPage, clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: clipHeight } } : { fullPage };
@@ -460,6 +463,17 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   // the page stopped answering during the window (a loop that starts seconds after load): say so now, not
   // after the inventory's own 15-s limit
   if (await timedOutAndStuck()) return result;
+  // a long page is scrolled through once, as a reviewer reads it, before its inventory and full-page capture:
+  // sections it reveals on scroll are then judged as shown, not as blank bands or hidden text
+  end = span('perceive.scroll-through');
+  if (!noFrame) {
+    const scrolled = await scrollThrough(page, FULL_PAGE_MAX_HEIGHT, SCROLL_THROUGH_MAX_SCREENS, 10_000);
+    if (scrolled?.screens) {
+      result.scrolledThrough = scrolled;
+      if ((await waitForStill(page, ENTRANCE_LIMIT_MS)) === -1 && (await stuck())) return result;
+    } else if (!scrolled && (await timedOutAndStuck())) return result;
+  }
+  end();
   end = span('perceive.inventory');
   const inventory = () => attempt(() => evalIn<DomInventory>(page, 'window.__cookieProbe.inventory()', 15_000, 'DOM inventory'), 16_000, 'inventory', null);
   const loadsBefore = documentLoads(session);

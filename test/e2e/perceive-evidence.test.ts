@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/browser/launch.js';
 import { openAppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
+import { decodePng } from '../../src/perceive/image.js';
 import { IDLE_WINDOW_MS, perceive } from '../../src/perceive/perceive.js';
 import type { ConsoleEntry, StaticPerception } from '../../src/types.js';
 import { defaultChromium } from '../../src/util/chromium.js';
@@ -58,6 +59,9 @@ const PAGES: Record<string, string> = {
   // a recipe page that embeds a video player's frame (srcdoc, as generated pages embed demos): axe-core runs on
   // the page itself and does not wait on the frame, where it is not loaded
   embedded: page('en', 'Recipe', '', '<h1>Tomato soup</h1><div class="card"><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%2248%22 height=%2248%22%3E%3Crect width=%2248%22 height=%2248%22 fill=%22%23ef4444%22/%3E%3C/svg%3E"><p>Serves four. Ready in 30 minutes.</p><iframe title="How to make it" width="320" height="180" srcdoc="<p>Video coming soon</p>"></iframe><button>Save recipe</button></div>'),
+  // a tea house's landing page (zh): its menu cards and "about" text fade in as a user scrolls to them (an
+  // IntersectionObserver adds .visible, a pattern LLM landing pages love); the first screen is a hero
+  reveal: page('zh-CN', '茶香小馆', '.hero{height:900px;display:flex;align-items:center;justify-content:center;background:#2f4f3f;color:#fff;font-size:48px}.reveal{opacity:0;transform:translateY(50px);transition:all .8s ease}.reveal.visible{opacity:1;transform:none}', `<div class="hero">茶香小馆</div><h2 class="reveal">精选茶品</h2>${['西湖龙井', '安溪铁观音', '云南普洱', '武夷大红袍'].map((t) => `<div class="card reveal"><h3>${t}</h3><p>明前嫩芽，豆香清雅，汤色嫩绿明亮。¥68 / 壶</p></div>`).join('')}<p class="reveal">茶香小馆坐落于杭州西湖畔，二十余年来坚持以传统工艺冲泡每一壶好茶。</p>`, `const io = new IntersectionObserver((es) => es.forEach((e) => { if (e.isIntersecting) { e.target.classList.add('visible'); io.unobserve(e.target); } }), { threshold: 0.15 }); document.querySelectorAll('.reveal').forEach((el) => io.observe(el));`),
   csp: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self'"><title>Newsletter</title>
 <style>body{font-family:system-ui;margin:40px} .fine{color:#c8c8c8;font-size:13px}</style></head><body><h1>Join our newsletter</h1><p class="fine">We never share your e-mail address. Unsubscribe at any time.</p></body></html>`,
 };
@@ -67,8 +71,8 @@ const TIMED = ['countdown', 'blink', 'slides'];
 let browser: Browser;
 let server: StaticServer;
 const perceived: Record<string, StaticPerception> = {};
-/** After perception: the page's own global `axe` (JSON, or its type when it is not an object), its body's background. */
-const after: Record<string, { axe: string; background: string }> = {};
+/** After perception: the page's own global `axe` (JSON, or its type when it is not an object), its body's background, its vertical scroll (px). */
+const after: Record<string, { axe: string; background: string; scrollY: number }> = {};
 const dirs: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -91,7 +95,7 @@ beforeAll(async () => {
         expectedLanguage: 'en',
         timeouts: { navigation: 15_000, settle: 3000, unresponsive: 5000 },
       });
-      after[key] = await s.page.evaluate('({ axe: typeof window.axe === "object" ? JSON.stringify(window.axe) : typeof window.axe, background: document.body.style.background })');
+      after[key] = await s.page.evaluate('({ axe: typeof window.axe === "object" ? JSON.stringify(window.axe) : typeof window.axe, background: document.body.style.background, scrollY })');
     } finally {
       await s.close();
     }
@@ -140,6 +144,23 @@ describe('static perception waits for what it needs (issue 13)', () => {
     expect(perceived.long!.fullPageScreenshot).toBe('screenshots/fullpage.png');
     expect(fs.readFileSync(path.join(dirs.long!, 'screenshots/fullpage.png')).length).not.toBe(fs.readFileSync(path.join(dirs.long!, 'screenshots/viewport-1280.png')).length);
     expect(perceived.chart!.fullPageIsViewport).toBeUndefined();
+  });
+
+  it('a long page is scrolled through before its inventory and full-page capture: sections it reveals on scroll are shown, not blank; a page that fits is not scrolled', () => {
+    const p = perceived.reveal!;
+    expect(p.scrolledThrough?.screens).toBeGreaterThanOrEqual(1);
+    // the last card and the closing text, far below the first screen, are read as visible text
+    expect(p.inventory?.textSample).toContain('武夷大红袍');
+    expect(p.inventory?.textSample).toContain('二十余年来');
+    // and drawn in the full-page screenshot: below the hero, the band of cards has the cards' dark text on white
+    const img = decodePng(fs.readFileSync(path.join(dirs.reveal!, p.fullPageScreenshot!)));
+    let dark = 0;
+    for (let y = 900; y < img.height; y++) for (let x = 0; x < img.width; x++) { const i = (y * img.width + x) * 4; if (img.data[i]! < 80 && img.data[i + 1]! < 80 && img.data[i + 2]! < 80) dark++; }
+    expect(dark).toBeGreaterThan(2000);
+    // the page is back at its top for the captures that follow
+    expect(after.reveal!.scrollY).toBe(0);
+    expect(perceived.still!.scrolledThrough).toBeUndefined();
+    expect(perceived.long!.scrolledThrough?.screens).toBeGreaterThanOrEqual(1);
   });
 
   it('a page that changes its DOM, runs an animation or has a canvas is watched through the whole window', () => {
