@@ -256,6 +256,15 @@ describe('layout sized by what a user loses', () => {
     card.viewports[2]!.colour = { saturatedShare: 0, hueFamilies: 1, centroidX: 0.5, centroidY: 0.5, contentWidthShare: 0.2 };
     expect(judgeOffline(evidence({ static: card })).defects).toEqual([expect.objectContaining({ code: 'sparse-screen', severity: 'minor' })]);
   });
+  it('a minimalist clock (thin digits spanning a third of the width, little ink) is not a sparse screen: not assessed', () => {
+    // measured on a dark minimal clock page: 1.3% of the screen differs from the background, centred, 36% wide
+    const clock = perception();
+    clock.viewports[2]!.contentShare = 0.013;
+    clock.viewports[2]!.colour = { saturatedShare: 0, hueFamilies: 0, centroidX: 0.497, centroidY: 0.491, contentWidthShare: 0.364 };
+    const j = judgeOffline(evidence({ static: clock }));
+    expect(j.defects.map((d) => d.code)).not.toContain('sparse-screen');
+    expect(j.rubric.find((r) => r.id === '7')).toMatchObject({ verdict: 'not-assessed', reason: expect.stringMatching(/spans 36% of its width: a minimal design/) });
+  });
 });
 
 describe('determinism (issue 11 point 6)', () => {

@@ -398,6 +398,12 @@ export function layout(f: Facts): CheckResult {
   }
   // a small centred card (a calculator, a login box) is a design choice, not wasted space: minor at most
   const centred = !!f.vpDefault.colour && Math.abs(f.vpDefault.colour.centroidX - 0.5) < 0.15 && (f.ev.static?.inventory?.visibleTextLength ?? 0) > 0;
+  // little ink spread across the screen (a minimalist clock: thin 7-rem digits over a third of the width) is a
+  // minimal design, not content squeezed into a small block: whether it wastes the screen is taste
+  const spread = f.vpDefault.colour?.contentWidthShare ?? 0;
+  if (share < 0.03 && centred && spread >= 0.3) {
+    return { verdict: verdict('7', 'not-assessed', method, `only ${(share * 100).toFixed(1)}% of the first screen differs from the background, but the centred content spans ${Math.round(spread * 100)}% of its width: a minimal design, whose use of space needs a model-backed judge`), defects: [] };
+  }
   if (share < 0.03 && centred) {
     return {
       verdict: verdict('7', 'fail', method, `only ${(share * 100).toFixed(1)}% of the first screen carries content, centred`),
