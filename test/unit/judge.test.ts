@@ -211,8 +211,31 @@ describe('offline judge: static scores', () => {
       return judgeOffline(evidence({ static: st })).static8.aesthetics;
     };
     expect(canvas(900)).toBeGreaterThanOrEqual(5);
-    expect(canvas(150)).toBe(4); // unpolished (3) + live animation
+    expect(canvas(150)).toBe(3.2); // between raw (1) and polished (5) on a log scale: 2.2, + live animation
     expect(canvas(30)).toBe(2);
+  });
+  it('a canvas scene\'s baseline moves with its colour count, without steps: two frames of one solar system (384 and 407 colours, measured on the same KCORES page in two runs) score within 0.2', () => {
+    const canvas = (colours: number) => {
+      const st = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare: 0 });
+      for (const v of st.viewports) v.blank.colours = colours;
+      return judgeOffline(evidence({ static: st })).static8.aesthetics;
+    };
+    expect(Math.abs(canvas(407) - canvas(384))).toBeLessThanOrEqual(0.2);
+    const scale = [100, 150, 250, 384, 400, 2000].map(canvas);
+    expect(scale).toEqual([...scale].sort((x, y) => x - y));
+    // 2,000 colours over ≥ 5% of the screen: the rich-colour bonus in full
+    expect([scale[0], scale[4], scale[5]]).toEqual([1, 5, 6]);
+    // the live-animation bonus grows with the moving share: 0.002 and 0.003 (one solar system's planets in two
+    // runs) are about a quarter point apart (in tenths), not a whole one; a still scene gets none, planets crossing it all
+    const moving = (animatedShare: number) => {
+      const st = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare });
+      for (const v of st.viewports) v.blank.colours = 500;
+      return judgeOffline(evidence({ static: st })).static8.aesthetics;
+    };
+    const step = moving(0.003) - moving(0.002);
+    expect(step).toBeGreaterThan(0);
+    expect(step).toBeLessThanOrEqual(0.3 + 1e-9);
+    expect(moving(0.02) - moving(0)).toBe(1);
   });
 });
 
