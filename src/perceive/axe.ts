@@ -69,7 +69,7 @@ const RUN = `axe.run(document, { runOnly: { type: 'rule', values: ${JSON.stringi
        let el = null; try { el = document.querySelector(n.target[0]); } catch (e) {}
        const t = el ? (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim() : '';
        const d = (n.any && n.any[0] && n.any[0].data) || {};
-       return { text: t.slice(0, 60), chars: t.length, ratio: typeof d.contrastRatio === 'number' ? Math.round(d.contrastRatio * 100) / 100 : null, fontSizePx: d.fontSize ? Math.round(parseFloat(d.fontSize) * (/pt/.test(d.fontSize) ? 4 / 3 : 1) * 10) / 10 : null };
+       return { text: t.slice(0, 60), chars: t.replace(/\\s/g, '').length, ratio: typeof d.contrastRatio === 'number' ? Math.round(d.contrastRatio * 100) / 100 : null, fontSizePx: d.fontSize ? Math.round(parseFloat(d.fontSize) * (/pt/.test(d.fontSize) ? 4 / 3 : 1) * 10) / 10 : null };
      });
      return { ...f, texts: texts.slice(0, 20), chars: texts.reduce((a, x) => a + x.chars, 0) };
    }))`;

@@ -73,6 +73,19 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     expect(ds.slice(1).map((d) => d.check!.params!.want)).toEqual(['done', 'open']);
   });
 
+  it('search: the query is a word of an item\'s content, not of its date stamp or its buttons', () => {
+    // a French notes app's items: title, date stamp, then its ✕ and pin buttons' labels
+    const notes = ['Water the ferns 15 janv., 09:00 Épingler Supprimer', 'Appeler maman 14 janv., 18:30 Épingler Supprimer'];
+    expect(queryFrom(notes, new Set(['epingler', 'supprimer']))).toBe('Appeler');
+    // a content word beside a number is content; "hours ago" is a stamp
+    expect(queryFrom(['Standup 3 hours ago', 'Lunch 12:30 2 hours ago'])).toBe('Lunch');
+    expect(queryFrom(['Standup 3 hours ago', 'Retro 2 hours ago'])).toBe('Retro');
+    expect(queryFrom(['15 janv. 09:00', '14 janv. 18:30'])).toBeNull();
+    const items = notes.map((t, i) => el(t, { role: 'clickable', tag: 'article', item: item('section', i, t) }));
+    const buttons = notes.flatMap((t, i) => [el('Épingler', { item: item('section', i, t) }), el('Supprimer', { item: item('section', i, t) })]);
+    const d = new SearchFilterHeuristic().next(obs([el('Rechercher dans les notes', { tag: 'input', role: 'textbox', type: 'search' }), ...items, ...buttons]));
+    expect(d).toMatchObject({ action: { kind: 'fill', value: 'Appeler' } });
+  });
   it('search: a list whose items hold no control (book cards of plain text) gives the word from the page\'s lists', () => {
     const field = el('Search books', { tag: 'input', role: 'textbox', type: 'search' });
     const lists = [{ id: 'nav', items: ['Home', 'About'] }, { id: 'main > section#books', items: ['The Left Hand of Darkness Ursula K. Le Guin', 'Invisible Cities Italo Calvino', 'Beloved Toni Morrison'] }];

@@ -511,4 +511,10 @@ describe('contrast weighs what a reader loses (issue 11: size the deduction by t
     const old = [{ id: 'color-contrast', impact: 'serious', nodes: 3, help: 'contrast' }];
     expect(judgeOffline(evidence({ static: perception({ axe: old }) })).defects.filter((d) => d.code === 'poor-contrast').map((x) => x.severity)).toEqual(['major']);
   });
+  it('the detail\'s example is the faintest text, and its count never exceeds the page\'s text (a French notes app read "125 of 119 characters… faintest at 2.19:1, e.g." a 3.41:1 text)', () => {
+    const texts = [{ text: 'Vos notes sont enregistrées automatiquement', chars: 70, ratio: 3.41 }, { text: 'Ajouter la note', chars: 15, ratio: 2.19 }, { text: '0 note', chars: 40, ratio: 3.1 }];
+    const axe = [{ id: 'color-contrast', impact: 'serious', nodes: 3, help: 'contrast', texts: texts.map((t) => ({ ...t, fontSizePx: 14 })), chars: 125 }];
+    const d = judgeOffline(evidence({ static: perception({ axe, inventory: inventory({ visibleTextLength: 119 }) }) })).defects.find((x) => x.code === 'poor-contrast')!;
+    expect(d.detail).toMatch(/119 of 119 characters of text, the faintest at 2\.19:1: "Ajouter la note"/);
+  });
 });

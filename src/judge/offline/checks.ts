@@ -464,7 +464,10 @@ export function colour(f: Facts): CheckResult {
     const share = seen && total > 0 ? seen.reduce((a, t) => a + t.chars, 0) / total : null;
     const faintest = Math.min(...(c.texts ?? []).map((t) => t.ratio ?? Infinity));
     const major = share === null || share >= 0.2 || faintest < 2;
-    const what = share === null ? '' : ` — ${c.chars} of ${total} characters of text${Number.isFinite(faintest) ? `, the faintest at ${faintest}:1` : ''}${c.texts?.[0]?.text ? `, e.g. "${c.texts[0].text}"` : ''}`;
+    // the example is the faintest text itself; the count is capped at the page's visible text (an element's
+    // text also holds its flagged children's, and evidence before 2026-12-06 counted spaces)
+    const example = (c.texts ?? []).find((t) => t.ratio === faintest && t.text) ?? c.texts?.find((t) => t.text);
+    const what = share === null ? '' : ` — ${Math.min(c.chars ?? 0, total)} of ${total} characters of text${Number.isFinite(faintest) ? `, the faintest at ${faintest}:1` : ''}${example ? `${Number.isFinite(faintest) && example.ratio === faintest ? ': ' : ', e.g. '}"${example.text}"` : ''}`;
     defects.push({ code: 'poor-contrast', severity: major ? 'major' : 'minor', dimension: 'aesthetics', title: 'Poor text contrast', detail: `${c.nodes} text elements fail WCAG AA contrast (axe-core color-contrast)${what}.`, rubricItem: '9', points: major ? 1 : 0.5, phase: 'static', evidence: { screenshot: f.vpDefault?.screenshot } });
   }
   const col = f.vpDefault?.colour;

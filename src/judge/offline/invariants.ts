@@ -2,6 +2,7 @@ import type { CollectionReading, Evidence, Readings, RubricVerdict, TraceStep } 
 import { rubricItem } from '../rubric.js';
 import { briefFeatures } from './brief.js';
 import type { CheckResult, DraftDefect } from './checks.js';
+import { normText, onlyInStamps } from '../../common/words.js';
 
 /**
  * Invariant oracles without a reference (issue 18 point 1; issue 11 point 3): small judges that hold the app
@@ -19,7 +20,7 @@ export interface InvariantFinding {
 
 type Judge = (s: TraceStep, steps: TraceStep[], ev: Evidence) => InvariantFinding[];
 
-const norm = (t: string) => t.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+const norm = normText;
 /** A text's shape: numbers replaced by '#' (an item renumbered after a removal is the same item). */
 const shape = (t: string) => norm(t).replace(/\d+(?:[.,:]\d+)*/g, '#');
 
@@ -250,7 +251,10 @@ export const filter: Judge = (s) => {
   const bt = b.items.map((i) => i.text), at = a.missing ? [] : a.items.map((i) => i.text);
   if (missingFrom(bt, at).length === 0 && missingFrom(at, bt).length === 0) return [na('filter', s, 'the list did not change while typing (search may need a submit)')];
   const matches = bt.filter((t) => norm(t).includes(q));
-  const lost = missingFrom(matches, at);
+  const lost = missingFrom(matches, at).filter((t) => !onlyInStamps(t, q));
+  // hidden items holding the query only in a date, time or count stamp: a search need not cover those
+  const stampOnly = missingFrom(matches, at).filter((t) => onlyInStamps(t, q));
+  if (!lost.length && stampOnly.length) return [na('filter', s, `the hidden item(s) contain "${c.params?.query}" only in a date, time or count stamp (e.g. "${stampOnly[0]!.slice(0, 60)}"), which a search need not cover`)];
   if (lost.length) return [bad('filter', s, `${lost.length} matching item(s) hidden`, defect('invariant-filter', 'Search hides matching items', `Searching "${c.params?.query}" in "${c.subject}" hid ${lost.length} item(s) that contain it, e.g. "${lost[0]!.slice(0, 80)}".`, s, c.subject))];
   if (at.length && !at.some((t) => norm(t).includes(q))) return [bad('filter', s, 'no shown item matches', defect('invariant-filter', 'Search shows only non-matching items', `Searching "${c.params?.query}" in "${c.subject}" lists ${at.length} item(s), none containing it.`, s, c.subject))];
   return [ok('filter', s, `${matches.length} matching item(s) kept`)];

@@ -1,6 +1,7 @@
 import type { Decision, Observation, ObservedElement } from '../../agent.js';
 import { clickOn, isPressable, isTextField, target, usable, type Heuristic } from './types.js';
 import { FILTER_DONE_WORDS, FILTER_OPEN_WORDS, SEARCH_WORDS, SORT_WORDS } from './words.js';
+import { normText, onlyInStamps, tokensOf } from '../../../common/words.js';
 
 /** Most sort controls tried per page. */
 const MAX_SORTS = 3;
@@ -42,9 +43,13 @@ export class SortHeuristic implements Heuristic {
   }
 }
 
-/** A word of 4+ letters from an item's text that not every item contains: a query with a real answer. */
-export function queryFrom(items: string[]): string | null {
-  const words = (t: string) => t.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4 && !/^\d+$/.test(w));
+/**
+ * A word of 4+ letters from an item's text that not every item contains: a query with a real answer. Words
+ * of the item's date, time or count stamps ({@link onlyInStamps}) and of its controls' labels (`labels`:
+ * "Supprimer", "Pin") are not its content, so they are not searched for.
+ */
+export function queryFrom(items: string[], labels: ReadonlySet<string> = new Set()): string | null {
+  const words = (t: string) => tokensOf(t).filter((w) => w.length >= 4 && !/^\d+$/.test(w) && !labels.has(normText(w)) && !onlyInStamps(t, w));
   for (const it of [items[1], items[2], items[0], ...items.slice(3)]) {
     if (!it) continue;
     for (const w of words(it)) {
@@ -79,7 +84,9 @@ export class SearchFilterHeuristic implements Heuristic {
         const fromControls = [...byC.values()].sort((a, b) => b.size - a.size)[0];
         const fromLists = (obs.lists ?? []).filter((l) => l.items.length >= 2).sort((a, b) => b.items.length - a.items.length)[0];
         const items = fromControls && fromControls.size >= 2 ? [...fromControls.values()] : fromLists?.items;
-        const q = items ? queryFrom(items) : null;
+        // the labels of the controls inside items (✕, "Supprimer", "Pin"), not the items' own text
+        const labels = new Set(els.filter((e) => e.item && normText(e.name) !== normText(e.item.text) && normText(e.name).length < normText(e.item.text).length / 2).flatMap((e) => tokensOf(normText(e.name))));
+        const q = items ? queryFrom(items, labels) : null;
         if (q) return { action: { kind: 'fill', target: target(f), value: q }, reasoning: `Careful tester (search): search "${f.name}" for "${q}", a word of a listed item; matching items should remain, others go.`, ref: f.ref, key: `fill|${f.signature}`, check: { invariant: 'filter', subject: f.name, params: { query: q } } };
       }
     }
