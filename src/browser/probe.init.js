@@ -390,6 +390,8 @@
         // children (event delegation): it is not a control
         const r = rectOf(el);
         if (r.width * r.height > 0.4 * innerWidth * innerHeight && el.childElementCount > 0) continue;
+        // a modal dialog listens for clicks on its backdrop (to close): its box is content, not a control
+        if ((el.tagName === 'DIALOG' || /^(dialog|alertdialog)$/.test(el.getAttribute('role') || '')) && el.childElementCount > 0) continue;
         // a list body, table or section that listens for its items (delegation) is not a control: its
         // repeated children are what a user clicks
         if (isDelegatingContainer(el)) {

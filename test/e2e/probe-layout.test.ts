@@ -105,6 +105,14 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
 <input id="t" placeholder="New task"><button id="add" onclick="addTask(document.getElementById('t').value">Add</button><button id="ok" onclick="document.title = 'ok'">Clear</button>
 <div id="zone" ondrop="dropTask(event" style="width:200px;height:80px;border:2px dashed #999">Drop here</div></body></html>`,
   );
+  // a team directory's profile in a <dialog> that closes when its backdrop is clicked (a listener on the dialog)
+  fs.writeFileSync(
+    path.join(dir, 'dialog.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Team</title><style>dialog{border:0;border-radius:18px;width:440px}dialog::backdrop{background:rgba(15,23,42,.55)}</style></head><body>
+<button id="open">Lukas Weber</button><div class="panel" role="dialog" aria-label="Cookie settings"><p>We use cookies.</p><button>Accept</button></div>
+<dialog id="d"><button aria-label="Close" onclick="this.closest('dialog').close()">×</button><h2>Lukas Weber</h2><p>Backend Engineer · lukas@acme.io</p><button onclick="this.closest('dialog').close()">Close</button></dialog>
+<script>const d = document.getElementById('d'); document.getElementById('open').onclick = () => d.showModal(); d.addEventListener('click', (e) => { if (e.target === d) d.close(); }); document.querySelector('.panel').addEventListener('click', () => {}); d.showModal();</script></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -187,6 +195,14 @@ describe('probe: visibility and layout', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([750, 1624]);
     expect(m).toMatchObject({ viewport: 375, dpr: 2 });
     expect(s.page.viewportSize()).toEqual({ width: 1280, height: 800 });
+  });
+});
+
+describe('probe: dialogs', () => {
+  it('an open modal <dialog> (and a role="dialog" panel) listening for backdrop clicks is not itself a control; its buttons are', async () => {
+    const inv = await inPage<{ interactive: { name: string; tag: string }[] }>('dialog.html', 'window.__cookieProbe.inventory()', 1280);
+    expect(inv.interactive.filter((e) => e.tag === 'dialog' || /We use cookies/.test(e.name))).toEqual([]);
+    expect(inv.interactive.map((e) => e.name)).toEqual(expect.arrayContaining(['Close', 'Accept']));
   });
 });
 
