@@ -362,6 +362,30 @@ describe('offline judge: dynamic adjustment rules', () => {
     expect(judgeOffline(plain).defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ severity: 'minor' });
   });
 
+  it('"No control works" needs two failing controls or nothing left to try: one dead Add beside untested filters is a dead Add; a ticked checkbox that changed the page is a working control', () => {
+    // typing into the field: measured without a screen change, as in the examples' dead-button run
+    const fill = (value: string) => click('New task', false, { action: { kind: 'fill', value, target: { signature: 'textbox|input|form|New task|', name: 'New task', role: 'textbox', tag: 'input', group: 'textbox|input|form', box: { x: 10, y: 10, width: 300, height: 30 } } } });
+    const dead = () => [fill('Call mum'), click('Add task', false), click('Add task', false)];
+    const others = evidence({}, dead());
+    others.interaction!.untested = ['button "Done"', 'button "Open"', 'button "All"'];
+    expect(judgeOffline(others).defects.map((d) => d.title)).toEqual(['Dead button "Add task"']);
+    // clicked, but without a measured effect (the step timed out): untested as well
+    const unmeasured = evidence({}, [...dead(), { ...click('Done', true), outcome: 'timeout' as const, effect: null }]);
+    unmeasured.interaction!.untested = [];
+    expect(judgeOffline(unmeasured).defects.map((d) => d.title)).toEqual(['Dead button "Add task"']);
+    // a one-button page whose button is dead, nothing else to try: none works
+    const alone = evidence({}, [click('Generate', false), click('Generate', false)]);
+    alone.interaction!.untested = [];
+    expect(judgeOffline(alone).defects.map((d) => d.title)).toContain('No control works');
+    // two controls dead: none works, whatever is left
+    const two = evidence({}, [...dead(), click('Theme', false), click('Theme', false)]);
+    two.interaction!.untested = ['button "Done"'];
+    expect(judgeOffline(two).defects.map((d) => d.title)).toContain('No control works');
+    // a checkbox ticked that changed the page: the app answers
+    const ticked = evidence({}, [...dead(), { ...click('Water the plants', true), action: { kind: 'check' as const, target: click('Water the plants', true).action.target } }, click('Theme', false), click('Theme', false)]);
+    expect(judgeOffline(ticked).defects.map((d) => d.title)).not.toContain('No control works');
+  });
+
   it('when no control works at all, the app is broken: one critical −4 in place of the per-control deductions', () => {
     const e = { text: 'TypeError: boom', origin: 'app' as const, atMs: 3, step: 0 };
     const j = judgeOffline(evidence({}, [click('Calculate', false, { pageErrors: [e] })]));

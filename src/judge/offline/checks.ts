@@ -838,10 +838,16 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const clicks = [...byTarget.keys()];
   // keys, drags and typing that changed the app show it works too (issue 11: a snake steered by arrows
   // works); the keys count as one responding control in the tally
-  const worksOtherwise = steps.filter((s) => (s.action.kind === 'hold' || s.action.kind === 'press' || s.action.kind === 'drag' || s.action.kind === 'fill') && s.outcome === 'ok' && !!s.effect?.screenChanged);
+  // (a checkbox ticked or an option chosen that changed the page is a control that works as well)
+  const worksOtherwise = steps.filter((s) => ['hold', 'press', 'drag', 'fill', 'check', 'select'].includes(s.action.kind) && s.outcome === 'ok' && !!s.effect?.screenChanged);
   if (worksOtherwise.some((s) => s.action.kind === 'hold' || s.action.kind === 'press')) working++;
   const failedControls = dead + [...erroredTargets].filter((sig) => sig && !byTarget.get(sig)?.some((t) => t.effect!.screenChanged)).length;
-  if (clicks.length > 0 && working === 0 && !worksOtherwise.length && failedControls > 0 && !libMissing) {
+  // "none works" is a claim about the page's controls, not about the one that was tried: with a single failing
+  // control it needs nothing else left to try (a one-button page); controls never tried, or tried without a
+  // measured effect, are untested, not broken (a to-do page whose Add is dead, and whose filters the run did
+  // not get to measure, has a dead Add button — not "no control works")
+  const untried = (f.ev.interaction?.untested.length ?? 0) + new Set(steps.filter((s) => s.action.kind === 'click' && s.action.target && !byTarget.has(s.action.target.signature) && !erroredTargets.has(s.action.target.signature)).map((s) => s.action.target!.signature)).size;
+  if (clicks.length > 0 && working === 0 && !worksOtherwise.length && failedControls > 0 && (failedControls >= 2 || untried === 0) && !libMissing) {
     for (const d of [...d13, ...d3]) if (d.code === 'dead-control' || d.code === 'interaction-error' || d.code === 'core-feature-error') d.points = 0;
     d3.push({ code: 'no-control-works', severity: 'critical', dimension: 'functionality', title: 'No control works', detail: `None of the ${clicks.length} control(s) exercised responded (${failedControls} dead or throwing after well-formed tries): the app's core does not work.`, rubricItem: '3', points: 4, phase: 'interaction', evidence: { step: steps.find((s) => s.action.kind === 'click')?.index } });
   }
