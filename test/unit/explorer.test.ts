@@ -78,3 +78,18 @@ describe('offline explorer report', () => {
     expect(r.issuesFound.map((i) => i.feature)).toEqual(['Archive']);
   });
 });
+
+describe('offline explorer: submitting what was typed', () => {
+  it('submits with the button that sends or advances ("Weiter", "Save"), not the nearer "Zurück" or "Cancel" beside the field', async () => {
+    const field = (name: string) => el(0, name, { tag: 'input', role: 'textbox', type: 'email', form: 0, signature: `textbox|input|form|${name}|`, group: 'textbox|input|form', box: { x: 10, y: 10, width: 300, height: 30 } });
+    // a German sign-up wizard's second step: "Zurück" is placed first and nearest
+    const wizard = [field('E-Mail-Adresse'), el(1, 'Zurück', { form: 0, box: { x: 10, y: 50, width: 80, height: 30 } }), el(2, 'Weiter', { form: 0, box: { x: 220, y: 50, width: 80, height: 30 } })];
+    const ex = new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600);
+    const done = await drive(ex, wizard, () => true, 6);
+    expect(done.slice(0, 2)).toEqual(['E-Mail-Adresse', 'Weiter']);
+    // a team directory's add dialog: Cancel beside Save, outside any form
+    const dialog = [field('Name'), el(1, 'Cancel', { box: { x: 10, y: 50, width: 80, height: 30 } }), el(2, 'Save member', { box: { x: 200, y: 50, width: 100, height: 30 } })].map((e) => ({ ...e, form: undefined }));
+    const done2 = await drive(new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600), dialog, () => true, 6);
+    expect(done2.slice(0, 2)).toEqual(['Name', 'Save member']);
+  });
+});

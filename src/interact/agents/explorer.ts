@@ -8,6 +8,7 @@ import { ListFlowHeuristic } from './heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from './heuristics/second-look.js';
 import { SearchFilterHeuristic, SortHeuristic } from './heuristics/sort-filter.js';
 import { clickOn as click, target, type Heuristic } from './heuristics/types.js';
+import { RETREAT_WORDS, SUBMIT_WORDS } from './heuristics/words.js';
 
 /** Most elements tried per group of repeated elements (the reference verifier samples 3–5). */
 export const SAMPLE_PER_GROUP = 4;
@@ -188,11 +189,15 @@ export class OfflineExplorer implements Agent {
       const more = usable.filter((e) => isField(e) && this.fresh(`fill|${e.signature}`) && f.form !== undefined && e.form === f.form);
       if (!more.length) {
         this.lastFilled = null;
+        // the way a person submits: a submit button or one named for sending/advancing first ("Weiter", not
+        // the "Zurück" beside it; "Save", not "Cancel"), then the nearest other; never one that goes back,
+        // cancels or clears what was just typed
+        const rank = (e: (typeof usable)[number]) => (e.type === 'submit' || SUBMIT_WORDS.test(e.name) ? 0 : 1);
         const near = usable
-          .filter((e) => (e.role === 'button' || (e.tag === 'input' && /submit|button/.test(e.type ?? ''))) && this.fresh(`click|${e.signature}`))
-          .map((e) => ({ e, d: f.form !== undefined && e.form === f.form ? 0 : Math.hypot(e.box.x - f.box.x, e.box.y - f.box.y) }))
+          .filter((e) => (e.role === 'button' || (e.tag === 'input' && /submit|button/.test(e.type ?? ''))) && this.fresh(`click|${e.signature}`) && !RETREAT_WORDS.test(e.name))
+          .map((e) => ({ e, r: rank(e), d: f.form !== undefined && e.form === f.form ? 0 : Math.hypot(e.box.x - f.box.x, e.box.y - f.box.y) }))
           .filter((x) => x.d < 400)
-          .sort((a, b) => a.d - b.d)[0];
+          .sort((a, b) => a.r - b.r || a.d - b.d)[0];
         if (near) return click(near.e, `Submit what was just entered ("${f.name}") with the nearest button "${near.e.name}".`);
         const k = `press|Enter|${f.signature}`;
         if (this.fresh(k) && f.tag !== 'textarea' && f.role === 'textbox') return { action: { kind: 'press', key: 'Enter', target: target(f) }, reasoning: `No button near "${f.name}": press Enter to submit it.`, ref: f.ref, key: k };

@@ -21,3 +21,9 @@ export const FILTER_OPEN_WORDS = /^\s*(active|open|pending|todo|to do|remaining|
 export const LANGUAGE_WORDS = /^\s*(EN|DE|FR|ES|PT|JA|JP|ZH|CN|KO|KR|English|Deutsch|Français|Español|Português|日本語|中文|简体中文|繁體中文|한국어|Русский|Italiano|🌐.*)\s*$|\b(language|sprache|langue|idioma|lingua)\b|语言|言語|언어/i;
 /** Theme switches (dark/light). */
 export const THEME_WORDS = /\b(dark|light|theme|night|day mode|dark mode|light mode)\b|[🌙☀🌞🌓]|深色|浅色|主题|暗黑|sombre|clair|thème|oscuro|claro|tema|ダーク|ライト|テーマ|dunkel|hell|thema|다크|라이트|테마|escuro/i;
+
+/** Buttons that send or advance what was entered (a form's submit, a wizard's next step), 8+ languages. */
+export const SUBMIT_WORDS = /\b(submit|send|save|add|create|next|continue|confirm|apply|ok|sign ?up|sign ?in|log ?in|register|subscribe|search|go|calculate|convert|book|order|pay|checkout|finish|done)\b|[→›»]\s*$|提交|发送|保存|添加|下一步|继续|确认|确定|注册|登录|搜索|计算|envoyer|enregistrer|ajouter|suivant|continuer|valider|confirmer|s'inscrire|connexion|rechercher|calculer|enviar|guardar|añadir|agregar|siguiente|continuar|confirmar|registrarse|buscar|calcular|送信|保存|追加|次へ|続ける|確認|登録|ログイン|検索|計算|senden|absenden|speichern|hinzufügen|weiter|fortfahren|bestätigen|anmelden|registrieren|suchen|berechnen|제출|보내기|저장|추가|다음|계속|확인|가입|로그인|검색|계산|salvar|adicionar|próximo|seguinte|cadastrar|entrar|pesquisar/i;
+
+/** Buttons that go back, cancel or throw away what was entered: never the way to submit it. */
+export const RETREAT_WORDS = /\b(back|previous|prev|cancel|close|dismiss|reset|clear|discard|undo|delete|remove)\b|^\s*[←‹«×✕✖]|返回|上一步|取消|关闭|重置|清除|清空|删除|retour|précédent|annuler|fermer|réinitialiser|effacer|supprimer|atrás|volver|anterior|cancelar|cerrar|restablecer|borrar|eliminar|戻る|前へ|キャンセル|閉じる|リセット|クリア|削除|zurück|vorherige|abbrechen|schließen|zurücksetzen|löschen|뒤로|이전|취소|닫기|초기화|지우기|삭제|voltar|fechar|limpar|excluir/i;
