@@ -92,4 +92,10 @@ describe('offline explorer: submitting what was typed', () => {
     const done2 = await drive(new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600), dialog, () => true, 6);
     expect(done2.slice(0, 2)).toEqual(['Name', 'Save member']);
   });
+  it('presses a wizard\'s "Weiter" again after the next step\'s field (one button, pressed per step)', async () => {
+    const field = (ref: number, name: string, y: number) => el(ref, name, { tag: 'input', role: 'textbox', type: 'text', signature: `textbox|input|div.panel|${name}|`, group: 'textbox|input|div.panel', box: { x: 10, y, width: 300, height: 30 } });
+    const steps = [field(0, 'Vorname', 10), field(1, 'E-Mail-Adresse', 60), el(2, 'Zurück', { box: { x: 10, y: 110, width: 80, height: 30 } }), el(3, 'Weiter', { box: { x: 220, y: 110, width: 80, height: 30 } })];
+    const done = await drive(new OfflineExplorer('http://127.0.0.1:1', inventory({ interactive: [] }), 600), steps, () => true, 8);
+    expect(done.slice(0, 4)).toEqual(['Vorname', 'Weiter', 'E-Mail-Adresse', 'Weiter']);
+  });
 });

@@ -65,6 +65,10 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     expect(s.map((d) => d.check!.params!.label)).toEqual(['Price: low to high', 'Price: high to low']);
   });
 
+  it('sort: a word that only contains a sort word ("Registrieren" holds French "trier") is not a sort control', () => {
+    const ds = all(new SortHeuristic(), [el('Registrieren'), el('Patrimoine'), el('Ordenarlo todo'), el('Trier par prix'), el('Nach Preis sortieren')]);
+    expect(ds.map((d) => d.action.target!.name)).toEqual(['Trier par prix', 'Nach Preis sortieren']);
+  });
   it('search/filter: searches for a word of a listed item; presses Completed and Active tabs', () => {
     expect(queryFrom(['The Left Hand of Darkness', 'Invisible Cities', 'Beloved'])).toBe('Invisible');
     const books = ['The Left Hand of Darkness', 'Invisible Cities', 'Beloved'].map((t, i) => el(t, { role: 'clickable', tag: 'article', item: item('section', i, t) }));

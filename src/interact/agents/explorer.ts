@@ -193,12 +193,13 @@ export class OfflineExplorer implements Agent {
         // the "Zurück" beside it; "Save", not "Cancel"), then the nearest other; never one that goes back,
         // cancels or clears what was just typed
         const rank = (e: (typeof usable)[number]) => (e.type === 'submit' || SUBMIT_WORDS.test(e.name) ? 0 : 1);
+        // (a wizard's "Weiter" is pressed again after each step's fields: a submit button is fresh per field)
         const near = usable
-          .filter((e) => (e.role === 'button' || (e.tag === 'input' && /submit|button/.test(e.type ?? ''))) && this.fresh(`click|${e.signature}`) && !RETREAT_WORDS.test(e.name))
+          .filter((e) => (e.role === 'button' || (e.tag === 'input' && /submit|button/.test(e.type ?? ''))) && (this.fresh(`click|${e.signature}`) || (rank(e) === 0 && this.fresh(`submit|${f.signature}|${e.signature}`))) && !RETREAT_WORDS.test(e.name))
           .map((e) => ({ e, r: rank(e), d: f.form !== undefined && e.form === f.form ? 0 : Math.hypot(e.box.x - f.box.x, e.box.y - f.box.y) }))
           .filter((x) => x.d < 400)
           .sort((a, b) => a.r - b.r || a.d - b.d)[0];
-        if (near) return click(near.e, `Submit what was just entered ("${f.name}") with the nearest button "${near.e.name}".`);
+        if (near) return click(near.e, `Submit what was just entered ("${f.name}") with the nearest button "${near.e.name}".`, this.fresh(`click|${near.e.signature}`) ? {} : { key: `submit|${f.signature}|${near.e.signature}` });
         const k = `press|Enter|${f.signature}`;
         if (this.fresh(k) && f.tag !== 'textarea' && f.role === 'textbox') return { action: { kind: 'press', key: 'Enter', target: target(f) }, reasoning: `No button near "${f.name}": press Enter to submit it.`, ref: f.ref, key: k };
       }

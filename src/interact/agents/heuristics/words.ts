@@ -10,7 +10,7 @@ export const DELETE_WORDS = /^\s*[×✕✖x🗑❌]\s*$|\b(delete|remove|del|tra
 /** Marking an item done. */
 export const COMPLETE_WORDS = /\b(done|complete|completed|finish|check|toggle)\b|完成|terminé|terminer|hecho|completar|完了|erledigt|fertig|완료|concluir|feito/i;
 /** Sorting. */
-export const SORT_WORDS = /\b(sort|order|sorted|ascending|descending|asc|desc|a\s*[-–→]\s*z|z\s*[-–→]\s*a|low to high|high to low|cheapest|newest|oldest)\b|[↑↓▲▼⇅]|排序|升序|降序|从低到高|从高到低|trier|tri\b|croissant|décroissant|ordenar|ascendente|descendente|並べ替え|昇順|降順|ソート|sortieren|aufsteigend|absteigend|정렬|오름차순|내림차순|classificar|crescente|decrescente/i;
+export const SORT_WORDS = /\b(sort|order|sorted|ascending|descending|asc|desc|a\s*[-–→]\s*z|z\s*[-–→]\s*a|low to high|high to low|cheapest|newest|oldest)\b|[↑↓▲▼⇅]|排序|升序|降序|从低到高|从高到低|\b(?:trier|tri|croissant|décroissant|ordenar|ascendente|descendente)\b|並べ替え|昇順|降順|ソート|\b(?:sortieren|aufsteigend|absteigend)\b|정렬|오름차순|내림차순|\b(?:classificar|crescente|decrescente)\b/i;
 /** Search or filter fields. */
 export const SEARCH_WORDS = /\b(search|filter|find|query|lookup)\b|搜索|搜尋|查找|筛选|rechercher|recherche|filtrer|buscar|búsqueda|filtrar|検索|絞り込み|suchen|suche|filtern|검색|필터|pesquisar|procurar|busca/i;
 /** Filter buttons: show done (completed) items. */
