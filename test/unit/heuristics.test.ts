@@ -90,6 +90,14 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     const d = new SearchFilterHeuristic().next(obs([el('Rechercher dans les notes', { tag: 'input', role: 'textbox', type: 'search' }), ...items, ...buttons]));
     expect(d).toMatchObject({ action: { kind: 'fill', value: 'Appeler' } });
   });
+  it('search: a data table\'s header row (sortable column names) is not what a search looks for: the query comes from its rows', () => {
+    const field = el('Search city or country…', { tag: 'input', role: 'textbox', type: 'search' });
+    const head = 'div > table > thead > tr';
+    const headers = ['City ↕', 'Country ↕', 'Population ↕', 'Area ↕'].map((t, i) => el(t, { role: 'clickable', tag: 'th', item: item(head, i, t) }));
+    const lists = [{ id: head, items: ['City ↕', 'Country ↕', 'Population ↕', 'Area ↕'] }, { id: '#tbody', items: ['Lagos Nigeria 15,388,000 1,171', 'Tokyo Japan 37,400,000 2,194', 'Cairo Egypt 21,750,000 3,085'] }];
+    const d = new SearchFilterHeuristic().next({ ...obs([field, ...headers]), lists });
+    expect(d).toMatchObject({ action: { kind: 'fill', value: 'Tokyo' } });
+  });
   it('search: a list whose items hold no control (book cards of plain text) gives the word from the page\'s lists', () => {
     const field = el('Search books', { tag: 'input', role: 'textbox', type: 'search' });
     const lists = [{ id: 'nav', items: ['Home', 'About'] }, { id: 'main > section#books', items: ['The Left Hand of Darkness Ursula K. Le Guin', 'Invisible Cities Italo Calvino', 'Beloved Toni Morrison'] }];

@@ -79,10 +79,12 @@ export class SearchFilterHeuristic implements Heuristic {
         this.searched = true;
         // items of the collection nearest below the field, from the elements observed inside items
         const byC = new Map<string, Map<number, string>>();
-        for (const e of els) if (e.item) (byC.get(e.item.c) ?? byC.set(e.item.c, new Map()).get(e.item.c)!).set(e.item.i, e.item.text);
+        // (a table's header row is a row of column names — "Area ↕" — not of the items a search finds)
+        const header = (id: string) => /\bthead\b/i.test(id);
+        for (const e of els) if (e.item && !header(e.item.c)) (byC.get(e.item.c) ?? byC.set(e.item.c, new Map()).get(e.item.c)!).set(e.item.i, e.item.text);
         // a list whose items hold no control (book cards, table rows of text) comes from the page's lists
         const fromControls = [...byC.values()].sort((a, b) => b.size - a.size)[0];
-        const fromLists = (obs.lists ?? []).filter((l) => l.items.length >= 2).sort((a, b) => b.items.length - a.items.length)[0];
+        const fromLists = (obs.lists ?? []).filter((l) => l.items.length >= 2 && !header(l.id)).sort((a, b) => b.items.length - a.items.length)[0];
         const items = fromControls && fromControls.size >= 2 ? [...fromControls.values()] : fromLists?.items;
         // the labels of the controls inside items (✕, "Supprimer", "Pin"), not the items' own text
         const labels = new Set(els.filter((e) => e.item && normText(e.name) !== normText(e.item.text) && normText(e.name).length < normText(e.item.text).length / 2).flatMap((e) => tokensOf(normText(e.name))));
