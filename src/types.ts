@@ -643,6 +643,11 @@ export interface Readings {
   field: { value: string; valid: boolean | null } | null;
   /** The collection item the target belongs to (container path, index among its kind, text). */
   item: { c: string; i: number; text: string } | null;
+  /**
+   * The text of the target's parent element (a stepper's "− 1 +") and its CSS path; after an action that
+   * re-rendered the target away, read again at the same path. Absent in evidence written before 2026-12-06.
+   */
+  scope?: { path: string; text: string } | null;
   /** Visible text of the page (first 3,000 characters). */
   text?: string;
 }
@@ -660,7 +665,9 @@ export type InvariantName =
   | 'resize-keeps'
   | 'layout-after-toggle'
   | 'dpr-sharp'
-  | 'move';
+  | 'move'
+  /** A stepper's "+" raises and its "−" lowers the numbers of its item (a cart line's quantity and total). */
+  | 'stepper';
 
 /**
  * Typed evidence of one check a step serves: which invariant, on what, the parameters fixed before acting

@@ -406,6 +406,7 @@
 
   function scan() {
     state.refs = [];
+    state.scopePaths = [];
     const vw = innerWidth, vh = innerHeight;
     const out = [];
     const forms = [...document.forms];
@@ -1001,8 +1002,21 @@
       collections: collections(known), numbers: numbers(),
       field: el && 'value' in el ? { value: String(el.value).slice(0, 200), valid: el.checkValidity ? el.checkValidity() : null } : null,
       item: el ? itemOf(el) : null,
+      scope: el ? scopeOf(el, ref) : null,
       text: visibleText().slice(0, 3000),
     };
+  }
+  /**
+   * The text of the element's parent (a stepper's "− 1 +"), with the parent's path: read before an action
+   * while the element is in the page, and after it from the same path when the page re-rendered the element
+   * away (a cart rebuilt with innerHTML on every change).
+   */
+  function scopeOf(el, ref) {
+    const paths = state.scopePaths || (state.scopePaths = []);
+    let p = el.isConnected ? el.parentElement : null;
+    if (p) paths[ref] = cssPath(p);
+    else if (paths[ref]) { try { p = document.querySelector(paths[ref]); } catch (e) { p = null; } }
+    return p && paths[ref] ? { path: paths[ref], text: itemText(p).slice(0, 200) } : null;
   }
   /** The item of a collection an element belongs to: its container's path, its index among its kind, its text. */
   function itemOf(el) {

@@ -113,6 +113,13 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
 <dialog id="d"><button aria-label="Close" onclick="this.closest('dialog').close()">×</button><h2>Lukas Weber</h2><p>Backend Engineer · lukas@acme.io</p><button onclick="this.closest('dialog').close()">Close</button></dialog>
 <script>const d = document.getElementById('d'); document.getElementById('open').onclick = () => d.showModal(); d.addEventListener('click', (e) => { if (e.target === d) d.close(); }); document.querySelector('.panel').addEventListener('click', () => {}); d.showModal();</script></body></html>`,
   );
+  // a coffee shop's cart of one line, rebuilt with innerHTML on every change (its buttons are replaced)
+  fs.writeFileSync(
+    path.join(dir, 'cart.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cart</title></head><body><aside id="cart"></aside>
+<script>let qty = 1; const render = () => { document.getElementById('cart').innerHTML = '<ul><li>Espresso Roast <span class="qty"><button aria-label="Decrease Espresso Roast">−</button><span>' + qty + '</span><button aria-label="Increase Espresso Roast">+</button></span> $' + (qty * 12.5).toFixed(2) + '</li></ul>'; };
+document.getElementById('cart').addEventListener('click', (e) => { const b = e.target.closest('button'); if (!b) return; qty += /Increase/.test(b.getAttribute('aria-label')) ? 1 : -1; render(); }); render();</script></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -203,6 +210,20 @@ describe('probe: dialogs', () => {
     const inv = await inPage<{ interactive: { name: string; tag: string }[] }>('dialog.html', 'window.__cookieProbe.inventory()', 1280);
     expect(inv.interactive.filter((e) => e.tag === 'dialog' || /We use cookies/.test(e.name))).toEqual([]);
     expect(inv.interactive.map((e) => e.name)).toEqual(expect.arrayContaining(['Close', 'Accept']));
+  });
+});
+
+describe('probe: readings around a control', () => {
+  it('a stepper\'s "− 1 +" is read before a press and again at the same place after the page re-rendered the buttons away', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/cart.html`);
+    const ref = await evalIn<number>(s.page, `window.__cookieProbe.scan().find((e) => e.name === 'Increase Espresso Roast').ref`, 10_000);
+    const before = await evalIn<{ scope: { path: string; text: string } }>(s.page, `window.__cookieProbe.readings(${ref}, [])`, 10_000);
+    await s.page.click('button[aria-label="Increase Espresso Roast"]');
+    const after = await evalIn<{ scope: { path: string; text: string } }>(s.page, `window.__cookieProbe.readings(${ref}, [])`, 10_000);
+    expect(before.scope.text).toBe('−1+');
+    expect(after.scope).toEqual({ path: before.scope.path, text: '−2+' });
   });
 });
 

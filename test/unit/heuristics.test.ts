@@ -7,6 +7,7 @@ import { DragDropHeuristic } from '../../src/interact/agents/heuristics/drag-dro
 import { ADD_VALUE, ListFlowHeuristic, pickDelete } from '../../src/interact/agents/heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from '../../src/interact/agents/heuristics/second-look.js';
 import { queryFrom, SearchFilterHeuristic, SortHeuristic } from '../../src/interact/agents/heuristics/sort-filter.js';
+import { StepperHeuristic } from '../../src/interact/agents/heuristics/stepper.js';
 import type { Heuristic } from '../../src/interact/agents/heuristics/types.js';
 import type { TraceStep } from '../../src/types.js';
 import { inventory } from '../fixtures/evidence.js';
@@ -65,6 +66,20 @@ describe('careful-tester heuristics (issue 11 point 3, issue 18)', () => {
     expect(s.map((d) => d.check!.params!.label)).toEqual(['Price: low to high', 'Price: high to low']);
   });
 
+  it('stepper: presses a cart line\'s "+" then the same line\'s "−", each with a stepper check; a calculator\'s bare "+" key is not a stepper', () => {
+    const line = (i: number, t: string) => item('ul.cart', i, t);
+    const cart = [
+      el('Decrease Espresso Roast', { item: line(0, 'Espresso Roast $12.50 − 1 + $12.50') }), el('Increase Espresso Roast', { item: line(0, 'Espresso Roast $12.50 − 1 + $12.50') }),
+      el('−', { item: line(1, 'Oat Milk $3.20 − 2 + $6.40') }), el('+', { item: line(1, 'Oat Milk $3.20 − 2 + $6.40') }),
+    ];
+    const ds = all(new StepperHeuristic(), cart);
+    expect(ds.map((d) => [d.action.target!.name, d.check!.invariant, d.check!.params!.dir])).toEqual([['Increase Espresso Roast', 'stepper', 'up'], ['Decrease Espresso Roast', 'stepper', 'down']]);
+    const keypad = ['7', '8', '9', '+', '−'].map((k, i) => el(k, { item: item('div.keys', i, k) }));
+    expect(all(new StepperHeuristic(), keypad)).toEqual([]);
+    // a cart of one line: its "−"/"+" pair is in no list yet, but side by side in one group
+    const one = [el('Decrease Espresso Roast', { group: 'button|button|span.qty', box: { x: 900, y: 200, width: 26, height: 26 } }), el('Increase Espresso Roast', { group: 'button|button|span.qty', box: { x: 960, y: 200, width: 26, height: 26 } }), el('Checkout')];
+    expect(all(new StepperHeuristic(), one).map((d) => d.action.target!.name)).toEqual(['Increase Espresso Roast', 'Decrease Espresso Roast']);
+  });
   it('sort: a word that only contains a sort word ("Registrieren" holds French "trier") is not a sort control', () => {
     const ds = all(new SortHeuristic(), [el('Registrieren'), el('Patrimoine'), el('Ordenarlo todo'), el('Trier par prix'), el('Nach Preis sortieren')]);
     expect(ds.map((d) => d.action.target!.name)).toEqual(['Trier par prix', 'Nach Preis sortieren']);

@@ -245,3 +245,32 @@ describe('invariant: move (drag and drop takes the card out of its list)', () =>
     expect(drag(board([['Write API docs ✕'], ['Set up CI ✕', 'Deploy ✕']])).f.status).toBe('not-assessed');
   });
 });
+
+describe('invariant: steppers', () => {
+  // a coffee shop's cart: each line reads name, price, quantity between its − and + buttons, line total
+  const lines = ['Espresso Roast $12.50 − 1 + $12.50', 'Oat Milk $3.20 − 2 + $6.40'];
+  const at = (i: number, text: string, all = lines): Readings => R(all.map((t, k) => (k === i ? text : t)), { item: { c: 'ul#list', i, text } });
+  const press = (name: string, dir: 'up' | 'down', before: string, after: string, i = 0) => step(name, { invariant: 'stepper', subject: name, params: { dir }, before: at(i, before), after: at(i, after) });
+  it('a "−" that raises the quantity (and the line total) is wired the wrong way; a "+" that raises it is fine', () => {
+    const wrong = run(press('Decrease Espresso Roast', 'down', lines[0]!, 'Espresso Roast $12.50 − 2 + $25.00'));
+    expect(wrong[0]).toMatchObject({ invariant: 'stepper', status: 'violated', defect: { code: 'invariant-stepper', title: '"Decrease Espresso Roast" raises the quantity', severity: 'major' } });
+    expect(wrong[0]!.defect!.detail).toMatch(/changed 1 to 2 \(and 1 more number\(s\) the same way\): it says decrease/);
+    expect(run(press('+', 'up', lines[0]!, 'Espresso Roast $12.50 − 2 + $25.00'))[0]!.status).toBe('pass');
+    expect(run(press('−', 'down', lines[1]!, 'Oat Milk $3.20 − 1 + $3.20', 1))[0]!.status).toBe('pass');
+  });
+  it('a quantity at its floor, an item that turned into another, or a re-rendered list read by index are judged only on what can be told', () => {
+    // "−" at 1 does nothing: not assessed
+    expect(run(press('−', 'down', lines[0]!, lines[0]!))[0]!.status).toBe('not-assessed');
+    // the line was removed and the next one moved up to its place: other words, not assessed
+    expect(run(press('−', 'down', lines[0]!, lines[1]!))[0]!.status).toBe('not-assessed');
+    // the cart was re-rendered (the control's own element is gone): the item is read from its list by index
+    const rerendered = step('−', { invariant: 'stepper', subject: '−', params: { dir: 'down' }, before: at(1, lines[1]!), after: R([lines[0]!, 'Oat Milk $3.20 − 3 + $9.60']) });
+    expect(run(rerendered)[0]!.status).toBe('violated');
+    // a cart of one line: no list item, the stepper's own "− 1 +" read at its path before and after
+    const scope = (text: string, path = 'aside > ul > li > span.qty'): Readings => R([], { scope: { path, text } });
+    const one = (after: Readings) => step('Decrease Espresso Roast', { invariant: 'stepper', subject: 'Decrease Espresso Roast', params: { dir: 'down' }, before: scope('− 1 +'), after });
+    expect(run(one(scope('− 2 +')))[0]!.status).toBe('violated');
+    expect(run(one(scope('− 1 +')))[0]!.status).toBe('not-assessed');
+    expect(run(one(scope('− 2 +', 'other > path')))[0]!.status).toBe('not-assessed');
+  });
+});

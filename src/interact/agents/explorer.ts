@@ -7,6 +7,7 @@ import { DragDropHeuristic } from './heuristics/drag-drop.js';
 import { ListFlowHeuristic } from './heuristics/list-flow.js';
 import { DprHeuristic, DrawResizeHeuristic, ToggleLayoutHeuristic } from './heuristics/second-look.js';
 import { SearchFilterHeuristic, SortHeuristic } from './heuristics/sort-filter.js';
+import { StepperHeuristic } from './heuristics/stepper.js';
 import { clickOn as click, target, type Heuristic } from './heuristics/types.js';
 import { RETREAT_WORDS, SUBMIT_WORDS } from './heuristics/words.js';
 
@@ -115,6 +116,7 @@ export class OfflineExplorer implements Agent {
       new CalculatorHeuristic(),
       new ListFlowHeuristic(),
       new DragDropHeuristic(),
+      new StepperHeuristic(),
       new SortHeuristic(),
       new SearchFilterHeuristic(),
       new PasteHeuristic(),

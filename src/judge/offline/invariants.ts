@@ -439,6 +439,40 @@ export const move: Judge = (s) => {
   return [ok('move', s, `"${c.subject}" left ${from.id} and is still on the page`)];
 };
 
+/** The numbers of an item's text, in order (prices, quantities, counts). */
+function numbersIn(t: string): number[] {
+  return (t.match(/\d[\d.,]*/g) ?? []).map((x) => parseNumber(x)).filter((n): n is number => n !== null);
+}
+
+/**
+ * Steppers (a cart line's "+" and "−"): after "+" the item's numbers that changed went up, after "−" down. A
+ * "−" whose every changed number rose (quantity 1 → 2, line total $12.50 → $25.00), or a "+" whose every
+ * changed number fell, is wired the wrong way. An item that disappeared, changed its words, or whose numbers
+ * did not move (a quantity at its floor) is not assessed.
+ */
+export const stepper: Judge = (s) => {
+  const c = s.check!;
+  if (!c.before || !c.after) return [na('stepper', s, 'no readings')];
+  // the control's item in a list (a cart line), else the stepper around it ("− 1 +": a cart of one line)
+  const item = c.before.item ?? (c.before.scope ? { c: c.before.scope.path, i: 0, text: c.before.scope.text } : null);
+  if (!item) return [na('stepper', s, 'the control was not inside a readable item')];
+  const afterItem = c.before.item
+    ? c.after.item && c.after.item.c === item.c && c.after.item.i === item.i ? c.after.item : collection(c.after, item.c)?.items[item.i]
+    : c.after.scope?.path === item.c ? c.after.scope : null;
+  if (!afterItem) return [na('stepper', s, 'the item could not be read after the press')];
+  const words = (t: string) => norm(t).replace(/[^\p{L}]+/gu, ' ').trim();
+  if (words(afterItem.text) !== words(item.text)) return [na('stepper', s, 'the item\'s words changed: it may be another item now')];
+  const b = numbersIn(item.text), a = numbersIn(afterItem.text);
+  if (a.length !== b.length) return [na('stepper', s, 'the item\'s numbers changed in count')];
+  const moved = b.map((x, i) => [x, a[i]!] as const).filter(([x, y]) => x !== y);
+  if (!moved.length) return [na('stepper', s, 'no number of the item changed (a quantity at its floor or ceiling)')];
+  const up = c.params?.dir === 'up';
+  const wrong = moved.every(([x, y]) => (up ? y < x : y > x));
+  if (!wrong) return [ok('stepper', s, `"${c.subject}" moved the item's numbers ${up ? 'up' : 'down'}`)];
+  const [x, y] = moved[0]!;
+  return [bad('stepper', s, `"${c.subject}" moved the numbers the wrong way`, defect('invariant-stepper', `"${c.subject}" ${up ? 'lowers' : 'raises'} the quantity`, `Pressing "${c.subject}" ${c.before.item ? `on item ${item.i + 1}` : 'in'} ("${item.text.slice(0, 60)}") changed ${x} to ${y}${moved.length > 1 ? ` (and ${moved.length - 1} more number(s) the same way)` : ''}: it says ${up ? 'increase' : 'decrease'}.`, s, c.subject))];
+};
+
 const JUDGES: Record<string, Judge[]> = {
   identity: [identity, totals],
   add: [add, totals],
@@ -452,6 +486,7 @@ const JUDGES: Record<string, Judge[]> = {
   'layout-after-toggle': [layoutAfterToggle],
   'dpr-sharp': [dprSharp],
   move: [move],
+  stepper: [stepper],
 };
 
 /** All findings of the invariant oracles on a trace, in step order. */
@@ -510,7 +545,7 @@ export function invariantChecks(ev: Evidence): CheckResult {
     name: item.name,
     dimension: item.dimension,
     verdict: defects.length ? 'fail' : passed ? 'pass' : 'not-assessed',
-    method: 'invariant oracles on the interaction readings: identity, add, totals, ordering, filter, calculation, first click, paste, resize, layout after a switch, DPR-2 sharpness, intercepted clicks',
+    method: 'invariant oracles on the interaction readings: identity, add, totals, ordering, filter, calculation, first click, paste, resize, layout after a switch, DPR-2 sharpness, steppers, intercepted clicks',
     reason: findings.length
       ? `${findings.length} invariant check(s): ${passed} held, ${defects.length} violated${defects.length ? ` (${defects.map((d) => d.code).join(', ')})` : ''}, ${skipped.length} not assessed${skipped[0] ? ` (e.g. ${skipped[0].invariant}: ${skipped[0].reason})` : ''}`
       : 'no purposeful sequence was applicable on this page',

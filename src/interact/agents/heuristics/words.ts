@@ -27,3 +27,9 @@ export const SUBMIT_WORDS = /\b(submit|send|save|add|create|next|continue|confir
 
 /** Buttons that go back, cancel or throw away what was entered: never the way to submit it. */
 export const RETREAT_WORDS = /\b(back|previous|prev|cancel|close|dismiss|reset|clear|discard|undo|delete|remove)\b|^\s*[←‹«×✕✖]|返回|上一步|取消|关闭|重置|清除|清空|删除|retour|précédent|annuler|fermer|réinitialiser|effacer|supprimer|atrás|volver|anterior|cancelar|cerrar|restablecer|borrar|eliminar|戻る|前へ|キャンセル|閉じる|リセット|クリア|削除|zurück|vorherige|abbrechen|schließen|zurücksetzen|löschen|뒤로|이전|취소|닫기|초기화|지우기|삭제|voltar|fechar|limpar|excluir/i;
+
+/** A stepper's "more" button (a cart line's quantity, a servings count): "+", "Increase …", 8+ languages. */
+export const INCREASE_WORDS = /^\s*[+＋➕]\s*$|\b(increase|increment|plus|more|add one)\b|增加|加一|augmenter|aumentar|erhöhen|mehr|増やす|増加|증가|늘리기/i;
+
+/** A stepper's "less" button: "−", "Decrease …", 8+ languages. */
+export const DECREASE_WORDS = /^\s*[-−–—﹣－➖]\s*$|\b(decrease|decrement|minus|less|reduce)\b|减少|减一|diminuer|réduire|disminuir|reducir|verringern|weniger|減らす|減少|감소|줄이기|diminuir/i;
