@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeOffline } from '../../src/judge/offline/judge.js';
-import { invariantFindings, orderOf, parseNumber, priceOf } from '../../src/judge/offline/invariants.js';
+import { invariantFindings, orderOf, ownLabel, parseNumber, priceOf } from '../../src/judge/offline/invariants.js';
 import type { Readings, StepCheck, TraceStep } from '../../src/types.js';
 import { click, evidence } from '../fixtures/evidence.js';
 
@@ -75,6 +75,19 @@ describe('invariant: totals and counters follow the list', () => {
     expect(run(step('삭제', k)).find((f) => f.invariant === 'totals')!.status).toBe('violated');
     const year: StepCheck = { ...k, before: { ...k.before!, numbers: [{ id: '#y', text: '3', label: 'Since 3 BC' }] }, after: { ...k.after!, numbers: [{ id: '#y', text: '3', label: 'Since 3 BC' }] } };
     expect(run(step('삭제', year)).find((f) => f.invariant === 'totals')).toBeUndefined();
+  });
+  it('a number is labelled by its own words, not by its neighbour\'s: a habit tracker\'s "Best current streak: 3" beside "Total check-ins: 6" is no counter, though it equals the list\'s size', () => {
+    const habits = ['Read 20 pages ✓ ✓', 'Drink water ✓', 'Stretch ✓ ✓ ✓'];
+    const bar = (streak: string) => [{ id: '#streak', text: streak, label: `Total check-ins this week: 6 Best current streak: ${streak} 🔥` }];
+    const added: StepCheck = { invariant: 'add', subject: 'Add habit', params: { value: 'Meditate' }, before: R(habits, { numbers: bar('3') }), after: R([...habits, 'Meditate'], { numbers: bar('3') }) };
+    expect(run(step('Add habit', added)).find((f) => f.invariant === 'totals')).toBeUndefined();
+    // the same number labelled as a count of the list is still held to it
+    const count = (n: string) => [{ id: '#n', text: n, label: `Tasks left: ${n} Best current streak: 5 🔥` }];
+    const stale: StepCheck = { ...added, before: R(habits, { numbers: count('3') }), after: R([...habits, 'Meditate'], { numbers: count('3') }) };
+    expect(ownLabel('Tasks left: 3 Best current streak: 5 🔥', '3')).toBe('Tasks left: ');
+    expect(ownLabel('Total check-ins this week: 6 Best current streak: 3 🔥', '3')).toBe(' Best current streak: ');
+    expect(ownLabel('3 items left', '3')).toBe('  items left');
+    expect(run(step('Add habit', stale)).find((f) => f.invariant === 'totals')!.status).toBe('violated');
   });
 });
 
@@ -201,6 +214,9 @@ describe('careful-tester checks', () => {
     expect(run(m('layout-after-toggle', { overflowPx: 0, offenders: [], clipped: [] }))[0]!.status).toBe('pass');
     const cv = (width: number) => ({ canvases: [{ width, height: 812, cssWidth: 375, cssHeight: 812, dpr: 2, areaShare: 1 }] });
     expect(codes(m('dpr-sharp', cv(375)))).toContain('canvas-blurry:minor');
+    // a blurry canvas is refinement (item 10), not a logic error: item 3 does not fail for it
+    const items = judgeOffline(evidence({}, [m('dpr-sharp', cv(375))])).rubric;
+    expect(items.find((r) => r.id === '3')!.verdict).not.toBe('fail');
     expect(run(m('dpr-sharp', cv(750)))[0]!.status).toBe('pass');
     // a canvas still 1280 CSS px wide in the 375-px phone viewport was sized once at load: not assessed, not blurry
     const desktop = { viewport: 375, canvases: [{ width: 1280, height: 720, cssWidth: 1280, cssHeight: 720, dpr: 2, areaShare: 1 }] };

@@ -127,6 +127,20 @@ const COUNT_LABEL = /\b(items?|tasks?|todos?|left|remaining|total|count|products
 const SUM_LABEL = /\b(total|sum|subtotal|amount|grand total)\b|合计|总计|总价|小計|合計|gesamt|summe|montant|importe|suma|합계|총|soma/i;
 
 /**
+ * The words that label one number inside its parent's text: "Total check-ins this week: 6 Best current
+ * streak: 3 🔥" labels 3 with "Best current streak" and " 🔥", not with "Total" — the text between the
+ * previous number and the next, or only the text before it when that ends in a colon ("Streak: 3"). The whole
+ * parent text when the number is not found in it.
+ */
+export function ownLabel(label: string, numberText: string): string {
+  const at = label.indexOf(numberText.trim());
+  if (at < 0 || !numberText.trim()) return label;
+  const before = label.slice(0, at).split(/\d[\d.,]*/).pop() ?? '';
+  const after = label.slice(at + numberText.trim().length).split(/\d[\d.,]*/)[0] ?? '';
+  return /[:：]\s*$/.test(before) ? before : `${before} ${after}`;
+}
+
+/**
  * Totals and counters (issue 18): around an add or a removal that changed a list by ±1, a visible counter
  * that equalled the list's size (or its open items) before must follow it after, and a total that equalled
  * the sum of the listed prices before must equal their sum after. Only numbers labelled as counts or totals.
@@ -147,10 +161,10 @@ export const totals: Judge = (s) => {
       if (!na2) continue;
       const vb = parseNumber(nb.text), va = parseNumber(na2.text);
       if (vb === null || va === null) continue;
-      const ctx = `${nb.text} ${nb.label}`;
+      const ctx = `${nb.text} ${ownLabel(nb.label, nb.text)}`;
       if (SUM_LABEL.test(ctx) && sumB !== null && sumA !== null && b.items.length >= 2 && Math.abs(vb - sumB) < 0.01 && Math.abs(sumB - sumA) > 0.009) {
         if (Math.abs(va - sumA) < 0.01) out.push(ok('totals', s, `total ${nb.text} → ${na2.text} follows the listed prices`));
-        else out.push(bad('totals', s, `total ${na2.text} ≠ ${sumA}`, defect('invariant-totals', 'Total does not follow the list', `"${nb.label.slice(0, 60)}" read ${nb.text} (the sum of the listed prices) before "${c.subject}" and ${na2.text} after, but the listed prices now sum to ${Math.round(sumA * 100) / 100}.`, s, c.subject)));
+        else out.push(bad('totals', s, `total ${na2.text} ≠ ${sumA}`, defect('invariant-totals', 'Total does not follow the list', `"${ownLabel(nb.label, nb.text).trim().slice(0, 60)}" read ${nb.text} (the sum of the listed prices) before "${c.subject}" and ${na2.text} after, but the listed prices now sum to ${Math.round(sumA * 100) / 100}.`, s, c.subject)));
         continue;
       }
       if (!COUNT_LABEL.test(ctx) || Number.isInteger(vb) === false || priceOf(nb.text) !== null) continue;
@@ -158,7 +172,7 @@ export const totals: Judge = (s) => {
       if (!countsAll && !countsOpen) continue;
       const want = countsAll ? a.items.length : openA;
       if (va === want || (countsAll && va === openA) || (countsOpen && va === a.items.length)) out.push(ok('totals', s, `counter ${nb.text} → ${na2.text} follows the list`));
-      else out.push(bad('totals', s, `counter ${na2.text} ≠ ${want}`, defect('invariant-totals', 'Counter does not follow the list', `"${nb.label.slice(0, 60)}" read ${nb.text} (the list's ${countsAll ? 'size' : 'open items'}) before "${c.subject}" and ${na2.text} after, but the list now has ${want}.`, s, c.subject)));
+      else out.push(bad('totals', s, `counter ${na2.text} ≠ ${want}`, defect('invariant-totals', 'Counter does not follow the list', `"${ownLabel(nb.label, nb.text).trim().slice(0, 60)}" read ${nb.text} (the list's ${countsAll ? 'size' : 'open items'}) before "${c.subject}" and ${na2.text} after, but the list now has ${want}.`, s, c.subject)));
     }
   }
   return out.slice(0, 1);
@@ -540,11 +554,14 @@ export function invariantChecks(ev: Evidence): CheckResult {
   for (const f of findings) if (f.defect && !seen.has(f.defect.code!)) (seen.add(f.defect.code!), defects.push(bySeverityOfBrief(f.defect, f.invariant, core)));
   const passed = findings.filter((f) => f.status === 'pass').length;
   const skipped = findings.filter((f) => f.status === 'not-assessed');
+  // item 3 is logic correctness: a violation filed under another item (a blurry canvas is refinement, 10) is
+  // listed but does not fail it
+  const logic = defects.filter((d) => d.rubricItem === '3');
   const verdict: RubricVerdict = {
     id: '3',
     name: item.name,
     dimension: item.dimension,
-    verdict: defects.length ? 'fail' : passed ? 'pass' : 'not-assessed',
+    verdict: logic.length ? 'fail' : passed ? 'pass' : 'not-assessed',
     method: 'invariant oracles on the interaction readings: identity, add, totals, ordering, filter, calculation, first click, paste, resize, layout after a switch, DPR-2 sharpness, steppers, intercepted clicks',
     reason: findings.length
       ? `${findings.length} invariant check(s): ${passed} held, ${defects.length} violated${defects.length ? ` (${defects.map((d) => d.code).join(', ')})` : ''}, ${skipped.length} not assessed${skipped[0] ? ` (e.g. ${skipped[0].invariant}: ${skipped[0].reason})` : ''}`
