@@ -214,6 +214,14 @@ describe('offline judge: static scores', () => {
     expect(canvas(150)).toBe(3.2); // between raw (1) and polished (5) on a log scale: 2.2, + live animation
     expect(canvas(30)).toBe(2);
   });
+  it('a DOM page\'s baseline grows with its styling signals without a two-point cliff: 2 signals 3, 3 signals 4, 4 signals 5', () => {
+    const styled = (n: number) => {
+      const style = { fontFamilies: ['Inter'], defaultFont: false, distinctColors: 2, distinctBackgrounds: n >= 2 ? 3 : 1, roundedElements: n >= 3 ? 6 : 0, shadowedElements: n >= 4 ? 2 : 0, gradientElements: 0, transitionElements: 0, animatedElements: 0, fontSizes: [14, 16], elementCount: 80 };
+      return judgeOffline(evidence({ static: perception({ inventory: inventory({ style }) }) })).static8.aesthetics;
+    };
+    // a flat dark weather dashboard: its own font, card backgrounds, rounded corners — no shadow, gradient or transition
+    expect([styled(2), styled(3), styled(4)]).toEqual([3, 4, 5]);
+  });
   it('a canvas scene\'s baseline moves with its colour count, without steps: two frames of one solar system (384 and 407 colours, measured on the same KCORES page in two runs) score within 0.2', () => {
     const canvas = (colours: number) => {
       const st = perception({ inventory: inventory({ canvases: [{ width: 1280, height: 800, areaShare: 1 }] }), animatedShare: 0 });

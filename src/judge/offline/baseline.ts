@@ -5,7 +5,7 @@ import type { StaticPerception } from '../../types.js';
  * 3 unpolished, 1 raw HTML, 0 blank; +1 each (at most +3) for an outstanding colour system, type
  * hierarchy and micro-interactions. Offline, "clean" is read from measured styling signals; a page drawn
  * on a canvas is read from the richness of its pixels instead ({@link canvasTier}: between 1 and 5).
- * @returns tier (0/1/3/5 for a DOM page, 1–5 for a canvas page), bonus (0–3; a canvas page's in tenths) and a description of the signals
+ * @returns tier (0/1/3/4/5 for a DOM page, 1–5 for a canvas page), bonus (0–3; a canvas page's in tenths) and a description of the signals
  */
 export function aestheticsBaseline(st: StaticPerception): { tier: number; bonus: number; signals: string; bonuses: string[] } {
   const inv = st.inventory;
@@ -39,7 +39,9 @@ export function aestheticsBaseline(st: StaticPerception): { tier: number; bonus:
   };
   const on = Object.entries(signals).filter(([, v]) => v).map(([k]) => k);
   const raw = s.defaultFont && s.distinctBackgrounds <= 1 && s.roundedElements === 0 && s.shadowedElements === 0;
-  const tier = raw ? 1 : on.length >= 4 ? 5 : 3;
+  // three signals of six sit between unpolished and clean (a flat dark dashboard: its own font, card
+  // backgrounds, rounded corners, no shadow, gradient or transition): 4, not a two-point cliff from 3 to 5
+  const tier = raw ? 1 : on.length >= 4 ? 5 : on.length === 3 ? 4 : 3;
   const bonuses: string[] = [];
   if (tier === 5) {
     if (s.distinctBackgrounds >= 3 && s.distinctBackgrounds <= 14 && s.distinctColors >= 3 && s.distinctColors <= 14) bonuses.push('coherent colour system');
