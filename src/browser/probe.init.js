@@ -1088,6 +1088,21 @@
     return others.every((k) => k === others[0]) && others[0] !== mine;
   }
   /** Put text into a field the way a paste or autofill does: a paste event, then an insert without key events. */
+  /**
+   * Set the value of a picker input (date, time, datetime-local, month, week, color, range) as its picker
+   * would, with the input and change events a pick fires; null for any other element (typed into instead).
+   * Typing "2026-03-15T14:30" key by key into a datetime-local's segments gives year "202603": Cookie's
+   * garbled input, which the page would then be blamed for.
+   */
+  function fillPicker(ref, v) {
+    const el = state.refs[ref];
+    if (!el || el.tagName !== 'INPUT' || !/^(date|time|datetime-local|month|week|color|range)$/.test(el.type)) return null;
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    set.call(el, v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return String(el.value);
+  }
   function pasteInto(ref, t) {
     const el = state.refs[ref];
     if (!el) return null;
@@ -1146,7 +1161,7 @@
   }
 
   Object.defineProperty(window, '__cookieProbe', {
-    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, inventory, overflow, snapshot, motionSources, pendingTimers, nextTimeoutIn, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
+    value: Object.freeze({ scan, box, reveal, valueOf, selectIndex, fillPicker, inventory, overflow, snapshot, motionSources, pendingTimers, nextTimeoutIn, visibleText, readings, listsAndDrag, textState, externalSince, canvasInk, canvasBacking, emptyState, pasteInto, textProblems, isActive }),
     enumerable: false, configurable: false, writable: false,
   });
 })();

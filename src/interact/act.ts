@@ -23,6 +23,11 @@ export async function performAction(page: Page, input: HumanInput, d: Decision, 
         return;
       }
       if (d.ref !== undefined || a.x !== undefined) await input.press();
+      // a date, time, colour or range input is picked, not typed (its segments garble typed text)
+      if (d.ref !== undefined && !a.append) {
+        const picked = await evalIn<string | null>(page, `window.__cookieProbe.fillPicker(${d.ref}, ${JSON.stringify(a.value ?? '')})`, unresponsiveMs, 'pick').catch(() => null);
+        if (picked !== null) return;
+      }
       if (!a.append) await input.selectAll();
       await input.type(a.value ?? '');
       return;

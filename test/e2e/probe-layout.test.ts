@@ -4,6 +4,9 @@ import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/browser/launch.js';
 import { measureAfter } from '../../src/interact/measure-after.js';
+import { performAction } from '../../src/interact/act.js';
+import { HumanInput } from '../../src/interact/input.js';
+import { Rng } from '../../src/common/random.js';
 import { evalIn, openAppSession, type AppSession } from '../../src/browser/session.js';
 import { startStaticServer, type StaticServer } from '../../src/deploy/static-server.js';
 import { ROOT, tmpDir } from '../helpers.js';
@@ -120,6 +123,12 @@ const pad = document.getElementById('pad'); const g = pad.getContext('2d'); pad.
 <script>let qty = 1; const render = () => { document.getElementById('cart').innerHTML = '<ul><li>Espresso Roast <span class="qty"><button aria-label="Decrease Espresso Roast">−</button><span>' + qty + '</span><button aria-label="Increase Espresso Roast">+</button></span> $' + (qty * 12.5).toFixed(2) + '</li></ul>'; };
 document.getElementById('cart').addEventListener('click', (e) => { const b = e.target.closest('button'); if (!b) return; qty += /Increase/.test(b.getAttribute('aria-label')) ? 1 : -1; render(); }); render();</script></body></html>`,
   );
+  // a countdown to an event the user picks in a datetime-local input (as LLM countdown pages do)
+  fs.writeFileSync(
+    path.join(dir, 'countdown.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Countdown</title></head><body><label>Event <input id="when" type="datetime-local"></label><input id="name" placeholder="Event name"><p id="out">Pick a date</p>
+<script>document.getElementById('when').addEventListener('change', (e) => { const t = new Date(e.target.value); document.getElementById('out').textContent = isNaN(t) ? 'Counting down to Invalid Date: NaN days' : 'Counting down to ' + t.getFullYear(); });</script></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -224,6 +233,24 @@ describe('probe: readings around a control', () => {
     const after = await evalIn<{ scope: { path: string; text: string } }>(s.page, `window.__cookieProbe.readings(${ref}, [])`, 10_000);
     expect(before.scope.text).toBe('−1+');
     expect(after.scope).toEqual({ path: before.scope.path, text: '−2+' });
+  });
+});
+
+describe('input into pickers', () => {
+  it('a datetime-local input is picked, not typed key by key (typed, its segments read year 202503 and the page showed NaN); a text field is still typed', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/countdown.html`);
+    const els = await evalIn<{ ref: number; name: string; box: { x: number; y: number; width: number; height: number } }[]>(s.page, 'window.__cookieProbe.scan()', 10_000);
+    const input = new HumanInput(s.page, new Rng(1));
+    for (const [name, value] of [['Event', '2025-03-15T14:30'], ['Event name', 'Launch party']] as const) {
+      const e = els.find((x) => x.name === name)!;
+      await input.moveTo(e.box.x + e.box.width / 2, e.box.y + e.box.height / 2);
+      await performAction(s.page, input, { action: { kind: 'fill', value }, reasoning: 'test', ref: e.ref }, 5000, server.origin, `${server.origin}/countdown.html`);
+    }
+    expect(await s.page.inputValue('#when')).toBe('2025-03-15T14:30');
+    expect(await s.page.textContent('#out')).toBe('Counting down to 2025');
+    expect(await s.page.inputValue('#name')).toBe('Launch party');
   });
 });
 
