@@ -16,6 +16,9 @@ export class Coverage {
   /** Every signature seen with its latest label (`role "name"`, or the tag when nameless), in first-seen order. */
   private readonly allSeen = new Map<string, string>();
   private readonly triedSignatures = new Set<string>();
+  /** Labels (`role "name"`) of the named controls acted on: a control's signature carries its classes, so the
+   * tab clicked ("Tokyo") is seen again as another signature once it is `active`; by name it was tried. */
+  private readonly triedLabels = new Set<string>();
   /** Signatures acted on, per the group named by the action's target. */
   private readonly groupTried = new Map<string, Set<string>>();
 
@@ -32,13 +35,15 @@ export class Coverage {
   tried(target: Action['target'] | undefined): void {
     if (!target) return;
     this.triedSignatures.add(target.signature);
+    if (target.name) this.triedLabels.add(`${target.role} "${target.name}"`);
     if (!this.groupTried.has(target.group)) this.groupTried.set(target.group, new Set());
     this.groupTried.get(target.group)!.add(target.signature);
   }
 
-  /** Labels of the controls seen but never acted on, in first-seen order, at most {@link UNTESTED_LIMIT}. */
+  /** Labels of the controls seen but never acted on (by signature, nor by name under another), each once, in first-seen order, at most {@link UNTESTED_LIMIT}. */
   untested(): string[] {
-    return [...this.allSeen.entries()].filter(([sig]) => !this.triedSignatures.has(sig)).map(([, label]) => label).slice(0, UNTESTED_LIMIT);
+    const labels = [...this.allSeen.entries()].filter(([sig, label]) => !this.triedSignatures.has(sig) && !this.triedLabels.has(label)).map(([, label]) => label);
+    return [...new Set(labels)].slice(0, UNTESTED_LIMIT);
   }
 
   /** Per group (in first-seen order): distinct controls seen and distinct controls acted on (`InteractionTrace.coverage`). */

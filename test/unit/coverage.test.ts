@@ -32,6 +32,15 @@ describe('coverage bookkeeping (controls seen and tried)', () => {
     expect(c.untested()).toEqual(['button "Save now"', 'img "canvas"']);
   });
 
+  it('a control clicked and then seen as "active" (another signature, same name) was tried; a label is listed once', () => {
+    const c = new Coverage();
+    const tokyo = el('Tokyo', 'button|city|div.tabs', { signature: 'button|city|div.tabs|Tokyo' });
+    c.see([tokyo, el('Paris', 'button|city|div.tabs')]);
+    c.tried(target(tokyo));
+    c.see([{ ...tokyo, signature: 'button|city.active|div.tabs|Tokyo' }, el('Paris', 'button|city|div.tabs'), el('Paris', 'button|city.active|div.tabs')]);
+    expect(c.untested()).toEqual(['button "Paris"']);
+  });
+
   it('an action without a target element changes nothing; a tried control never seen adds no group', () => {
     const c = new Coverage();
     c.see([el('A')]);
