@@ -61,10 +61,12 @@ const vitePorts = () => {
 
 console.log(`Cookie load benchmark — ${os.cpus().length} cores; ${total} evaluations per level (${single.length} single-file, ${multi.length} multi-file, ${react.length} React); step budget ${steps} each`);
 const rows: string[] = [];
-for (const c of levels) {
-  const out = path.join(dir, `out-c${c}`);
+for (const [li, c] of levels.entries()) {
+  // a level repeated (--levels 2,2, to keep load on a machine for longer) evaluates again: no result cache,
+  // its own output folder
+  const out = path.join(dir, `out-c${c}-${li}`);
   const t0 = Date.now();
-  const { run } = await runCookie({ paths: [dir], cwd: dir, outputDir: out, reporters: ['json'], concurrency: c, steps, silent: true });
+  const { run } = await runCookie({ paths: [dir], cwd: dir, outputDir: out, reporters: ['json'], concurrency: c, steps, silent: true, cache: false });
   const wall = (Date.now() - t0) / 1000;
   const ev: EvaluationResult[] = run?.evaluations ?? [];
   const infra = ev.filter((e) => e.status === 'error');
