@@ -4,7 +4,7 @@
 // It observes and measures; it never changes what the app renders.
 (() => {
   if (window.__cookieProbe) return;
-  const state = { mutations: 0, refs: [], listeners: new WeakMap(), globalEvents: new Set() };
+  const state = { mutations: 0, refs: [], scopePaths: [], listeners: new WeakMap(), globalEvents: new Set() };
   // the built-ins the probe measures with, taken before any app code runs: a page that replaces them
   // later cannot blind the probe, and a replacement that changes what they answer is reported (tampered)
   const nat = {
@@ -1012,7 +1012,7 @@
    * away (a cart rebuilt with innerHTML on every change).
    */
   function scopeOf(el, ref) {
-    const paths = state.scopePaths || (state.scopePaths = []);
+    const paths = state.scopePaths;
     let p = el.isConnected ? el.parentElement : null;
     if (p) paths[ref] = cssPath(p);
     else if (paths[ref]) { try { p = document.querySelector(paths[ref]); } catch (e) { p = null; } }

@@ -453,6 +453,9 @@ export const move: Judge = (s) => {
   return [ok('move', s, `"${c.subject}" left ${from.id} and is still on the page`)];
 };
 
+/** An item's words without its numbers: what stays when only a quantity changed. */
+const letters = (t: string) => norm(t).replace(/[^\p{L}]+/gu, ' ').trim();
+
 /** The numbers of an item's text, in order (prices, quantities, counts). */
 function numbersIn(t: string): number[] {
   return (t.match(/\d[\d.,]*/g) ?? []).map((x) => parseNumber(x)).filter((n): n is number => n !== null);
@@ -474,8 +477,7 @@ export const stepper: Judge = (s) => {
     ? c.after.item && c.after.item.c === item.c && c.after.item.i === item.i ? c.after.item : collection(c.after, item.c)?.items[item.i]
     : c.after.scope?.path === item.c ? c.after.scope : null;
   if (!afterItem) return [na('stepper', s, 'the item could not be read after the press')];
-  const words = (t: string) => norm(t).replace(/[^\p{L}]+/gu, ' ').trim();
-  if (words(afterItem.text) !== words(item.text)) return [na('stepper', s, 'the item\'s words changed: it may be another item now')];
+  if (letters(afterItem.text) !== letters(item.text)) return [na('stepper', s, 'the item\'s words changed: it may be another item now')];
   const b = numbersIn(item.text), a = numbersIn(afterItem.text);
   if (a.length !== b.length) return [na('stepper', s, 'the item\'s numbers changed in count')];
   const moved = b.map((x, i) => [x, a[i]!] as const).filter(([x, y]) => x !== y);
