@@ -413,7 +413,7 @@ export interface LoadTiming {
 
 /** Everything Stage 1 saw without any user action. */
 export interface StaticPerception {
-  /** From the start of the navigation to the entry document's load event, ms (Cookie's own calibration before it excluded). */
+  /** From the start of the navigation to the entry document's load event, ms. */
   loadMs: number;
   /**
    * What the load time was made of, so the judge blames a slow load on the app only for what the app did
@@ -497,9 +497,12 @@ export interface StaticPerception {
   waitedForTimers?: number;
   frameTiming?: FrameTiming;
   /**
-   * The machine's own frame capacity at this moment: frames per second of an empty page (a trivial
-   * requestAnimationFrame loop before the app loads, same browser, same load on the machine). The judge
-   * blames the app for slowness only beyond it.
+   * The machine's own frame capacity: frames per second of an empty page (a trivial requestAnimationFrame
+   * loop in a fresh context of the same browser, after the app's page was closed: nothing of the app runs, as
+   * before it loaded). Measured only when the evidence has a slowness the machine could explain — the load
+   * took 5 s or more, or a measured window ran under 20 fps (src/perceive/machine-frame-rate.ts
+   * `needsMachineFrameRate`); absent otherwise. The judge blames the app for slowness only beyond it. (Evidence
+   * written before 2026-12-06 measured it on every page, before the navigation.)
    */
   machineFrameRate?: { fps: number; windowMs: number };
   /** What went wrong while perceiving, as evidence (time-outs, failed captures). */

@@ -40,8 +40,6 @@ export interface PerceiveOptions {
  * calls the machine the limit — its only use of the figure: `machine < 20`, and `page ≥ half of it` only for
  * a page under 10 fps; a machine under 20 fps delivers at most 2 frames in 60 ms, and is measured the full 300).
  */
-const MACHINE_FPS_PROBE = `new Promise((resolve) => { let n = 0; const t0 = performance.now(); const tick = (t) => { n++; if (t - t0 < 300 && !(t - t0 >= 60 && n >= 4)) requestAnimationFrame(tick); else resolve({ frames: n, ms: t - t0 }); }; requestAnimationFrame(tick); })`;
-
 /**
  * How long perception waits for axe-core's compilation after the load before it starts the settle wait, ms
  * (0.1–0.2 s on an idle 2-core machine): a bound, so a page that hangs right after its load is found by the
@@ -244,13 +242,8 @@ export async function perceive(session: AppSession, opts: PerceiveOptions): Prom
   const languageCheck = import('../common/language-check.js');
   languageCheck.catch(() => {});
 
-  // the machine's own frame capacity right now (same browser, same load): an empty page's frame loop
-  let end = span('perceive.calibrate');
-  const cal = await attempt(() => evalIn<{ frames: number; ms: number }>(page, MACHINE_FPS_PROBE, 3000, 'frame-rate calibration'), 4000, 'frame-rate calibration', null);
-  if (cal.ok && cal.value && cal.value.ms > 0) result.machineFrameRate = { fps: Math.round((cal.value.frames * 10000) / cal.value.ms) / 10, windowMs: Math.round(cal.value.ms) };
-  end();
-  end = span('perceive.navigate');
-  // the load time is the navigation's alone (the calibration above is Cookie's), with the CPU pressure over it
+  let end = span('perceive.navigate');
+  // the load time is the navigation's, with the CPU pressure over it
   // the page's requests, sockets and their timing from the navigation on (read by the settle wait)
   const net = trackNetwork(page);
   // every return before the tracker's last use (the wait for the page's first timers) goes through here

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright';
 import type { EvaluationBrowser } from '../browser/launch.js';
 import { openAppSession, SESSION_CLOSE_LIMIT_MS } from '../browser/session.js';
+import { measureMachineFrameRate, needsMachineFrameRate } from '../perceive/machine-frame-rate.js';
 import type { ResolvedConfig } from '../config/schema.js';
 import { deploy } from '../deploy/deploy.js';
 import { dropCdnIntegrity, isCdnUrl } from '../common/cdn.js';
@@ -150,6 +151,18 @@ function builtinFixtures(ctx: EvaluateContext, stage: <T>(name: Stage, ms: numbe
         // browser: session.close() says whether the context closed promptly)
         // a page that stopped answering holds its renderer: on a browser of its own, which is replaced anyway,
         // the context gets a second to close instead of the ten a hung renderer would take
+        // the machine's own frame rate, asked only when the evidence has a slowness it could explain, with the
+        // app's page closed first (nothing of the app runs meanwhile); on any other page it would answer nothing
+        if (evidence.static && needsMachineFrameRate(evidence)) {
+          const st = evidence.static;
+          await timed('eval.machine-frame-rate', async () => {
+            await timebox(s.page.close(), 2000, 'page close').catch(() => {});
+            const browser = s.context.browser();
+            const measured = browser ? await measureMachineFrameRate(browser) : null;
+            if (measured) st.machineFrameRate = measured;
+            else st.problems.push('the machine\'s own frame rate could not be measured (no answer from an empty page within 4 s)');
+          });
+        }
         const endClose = span('eval.session-close');
         const hung = !!evidence.static?.unresponsive || evidence.interaction?.endedBecause === 'unresponsive' || log.crashed;
         const closeLimitMs = hung && own ? 1_000 : undefined;

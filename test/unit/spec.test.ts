@@ -197,6 +197,7 @@ describe('TypeScript specs that misbehave', () => {
     await expect(loadSpec(path.join(outside, 'imp.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: .*cookie-eval.*Fix: cookie-eval is not installed where this file is.*export default \{ \.\.\. \}/);
     await expect(loadSpec(path.join(dir, 'other.cookie.spec.ts'))).rejects.toThrow(/Fix: install no-such-package-xyz next to this file/);
     await expect(loadSpec(path.join(dir, 'throws.cookie.spec.ts'))).rejects.toThrow(/cannot be loaded: boom\. Fix: fix the error the file throws when it loads/);
+    fs.rmSync(outside, { recursive: true, force: true }); // outside the run's temporary folder: nobody else removes it
   });
   it('in a CommonJS project, a package that exports only to import() is named as the cause (not "the error the file throws")', async () => {
     // what `npm init -y` makes ("type": "commonjs"): tsx loads a .ts spec there with require() conditions
@@ -214,6 +215,7 @@ describe('TypeScript specs that misbehave', () => {
       expect(e?.message).toContain(`Fix: esm-only (${dir}/node_modules/esm-only/) does not export "${sub}" to this file, which is loaded with require() when the nearest package.json has no "type": "module"`);
       expect(e?.message).not.toMatch(/the error the file throws/);
     }
+    fs.rmSync(dir, { recursive: true, force: true }); // outside the run's temporary folder: nobody else removes it
   });
 });
 
