@@ -740,6 +740,28 @@
     if (right <= left || bottom <= top) return null;
     return { left, top, right, bottom, width: right - left, height: bottom - top };
   }
+  // the part of a box its ancestors let be painted: an ancestor whose overflow is not visible clips it (a closed
+  // accordion's answer inside \`max-height: 0; overflow: hidden\` paints nothing, though its box lies over the next
+  // question). An absolutely placed box escapes the clipping of ancestors up to its containing block, a fixed one all
+  // of it. Null when nothing is left.
+  function clippedRect(el, r) {
+    let box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    let pos = gcs(el).position;
+    for (let e = el.parentElement, i = 0; e && e !== document.documentElement && i < 40; e = e.parentElement, i++) {
+      if (pos === 'fixed') break;
+      const c = gcs(e);
+      // an absolute box is clipped only from its containing block (the nearest positioned ancestor) up
+      const skip = pos === 'absolute' && c.position === 'static' && c.transform === 'none';
+      if (!skip) {
+        const b = rectOf(e);
+        if (c.overflowX !== 'visible') { box.left = Math.max(box.left, b.left); box.right = Math.min(box.right, b.right); }
+        if (c.overflowY !== 'visible') { box.top = Math.max(box.top, b.top); box.bottom = Math.min(box.bottom, b.bottom); }
+        if (box.right - box.left < 1 || box.bottom - box.top < 1) return null;
+        pos = c.position !== 'static' ? c.position : c.transform !== 'none' ? 'relative' : pos;
+      }
+    }
+    return { left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.right - box.left, height: box.bottom - box.top };
+  }
   function textProblems() {
     const out = [];
     const leaves = [];
@@ -751,7 +773,9 @@
       if (!own) continue;
       const cs = gcs(el);
       if (!visible(el, cs)) continue;
-      leaves.push({ el, r: ownTextRect(el) || rectOf(el), own });
+      // text its ancestors clip away entirely is painted nowhere: it overlaps nothing
+      const painted = clippedRect(el, ownTextRect(el) || rectOf(el));
+      if (painted) leaves.push({ el, r: painted, own });
       if (GARBLED.test(own) && !mentionsToken(el, own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
       const clipsX = /(hidden|clip)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 2 && cs.textOverflow !== 'ellipsis';
       const clipsY = /(hidden|clip)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 4 && !cs.webkitLineClamp;

@@ -23,6 +23,19 @@ ${broken ? '.q2{margin-top:-70px}' : ''}</style></head><body><main><h1>Frequentl
 <details><summary>Do you ship internationally?</summary><p>We ship to over 40 countries; duties are calculated at checkout.</p></details>
 </main></body></html>`;
 
+// a landing page's FAQ below a tall hero, as LLMs write it: answers collapsed by \`max-height: 0; overflow: hidden\`
+// (their boxes lie over the next question, their text is painted nowhere); \`pulled\` opens the first answer and
+// pulls the next question up over it (text really printed over text)
+const ACCORDION = (pulled: boolean) => `<!doctype html><html lang="pt"><head><meta charset="utf-8"><title>Fluxo</title><style>
+body{margin:0;font-family:system-ui;background:#f8fafc}.hero{height:1100px;background:linear-gradient(135deg,#6366f1,#ec4899);color:#fff;padding:80px}
+.faq{max-width:760px;margin:40px auto}.item{background:#fff;border-radius:16px;margin-bottom:12px;overflow:hidden}
+.q{width:100%;display:flex;justify-content:space-between;padding:18px 22px;border:none;background:none;font:inherit;font-weight:700}
+.a{max-height:0;overflow:hidden;transition:max-height .35s ease}.a p{padding:0 22px 18px;color:#64748b}.item.open .a{max-height:240px}
+${pulled ? '.item:nth-child(2){margin-top:-80px;position:relative;overflow:visible;background:none}' : ''}</style></head><body><section class="hero"><h1>Fluxo 🚀</h1></section>
+<div class="faq"><div class="item${pulled ? ' open' : ''}"><button class="q">Posso cancelar a qualquer momento?<span>+</span></button><div class="a"><p>Sim! Não há fidelidade. Você pode cancelar direto no painel.</p></div></div>
+<div class="item"><button class="q">Como funciona o teste grátis?<span>+</span></button><div class="a"><p>São 14 dias com todos os recursos do plano Pro.</p></div></div>
+<div class="item"><button class="q">Quais formas de pagamento vocês aceitam?<span>+</span></button><div class="a"><p>Cartão de crédito, Pix e boleto.</p></div></div></div></body></html>`;
+
 // a three-column board written by an LLM for a new user's trial: cards share rows across columns, not columns
 const KANBAN = path.join(ROOT, 'test/precision/pages/kanban-board.html');
 // labels and buttons thrown at unrelated positions: no two share a column or a row line
@@ -37,6 +50,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'closed.html'), FAQ(false));
   fs.writeFileSync(path.join(dir, 'open.html'), FAQ(true));
   fs.writeFileSync(path.join(dir, 'overlap.html'), FAQ(true, true));
+  fs.writeFileSync(path.join(dir, 'accordion.html'), ACCORDION(false));
+  fs.writeFileSync(path.join(dir, 'accordion-pulled.html'), ACCORDION(true));
   fs.copyFileSync(KANBAN, path.join(dir, 'kanban.html'));
   fs.writeFileSync(path.join(dir, 'scattered.html'), SCATTERED);
   // a canvas sized in CSS pixels only (no devicePixelRatio): the KCORES solar systems and Mandelbrot sets
@@ -154,6 +169,11 @@ describe('probe: visibility and layout', () => {
     expect(await problems('open.html')).toEqual([]);
     const found = await problems('overlap.html');
     expect(found.some((p) => p.kind === 'overlap' && /Orders ship/.test(p.text))).toBe(true);
+  });
+  it('answers collapsed by max-height 0 and overflow hidden paint nothing: no overlap with the next question, below the fold too; an open answer under a question pulled over it is one', async () => {
+    expect((await problems('accordion.html')).filter((p) => p.kind === 'overlap')).toEqual([]);
+    const found = await problems('accordion-pulled.html');
+    expect(found.some((p) => p.kind === 'overlap' && /Não há fidelidade/.test(p.text))).toBe(true);
   });
   it('JavaScript values named in code or as a whole answer label are not garbled data; a broken value shown as data is', async () => {
     const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);
