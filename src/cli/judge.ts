@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../vendor/zod.js';
 import { checkSchemaVersion, InputError } from '../errors.js';
 import type { Judge } from '../plugins/api.js';
 import { unjudgeable, type meetsThresholds as MeetsThresholds } from '../runner/thresholds.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../vendor/zod.js';
 import { FLAG_LIMITS } from './limits.js';
 import { defaultChromium } from '../util/chromium.js';
 import { DEFAULT_HOST, hostProblem, isLoopbackHost, publicUrlProblem } from '../util/public-url.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../vendor/zod.js';
 import { askJson } from '../judge/model/json-reply.js';
 import { loadPrompt, renderPrompt } from '../prompts.js';
 import type { ModelClient } from '../providers/client.js';

@@ -8,7 +8,7 @@ import { createReporters } from '../plugins/load.js';
 import type { EvaluationResult, RunResults } from '../types.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { zodToInputError } from '../util/zod-error.js';
-import { z } from 'zod';
+import { z } from '../vendor/zod.js';
 import { CACHE_FILE } from './cache.js';
 import { RESULTS_FILE } from './results-store.js';
 import { markTrials } from './trials.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parse as parseYaml, YAMLParseError } from '../vendor/yaml.js';
 import { combineInputErrors, InputError } from '../errors.js';
 import type { CandidateMode, Query, SpecInput, Suite } from '../types.js';
 import { defaultExport, freshImport } from '../util/fresh-import.js';

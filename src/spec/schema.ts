@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../vendor/zod.js';
 
 /**
  * zod schemas of spec files (`*.cookie.yaml` and the object a `*.cookie.spec.ts` default-exports).

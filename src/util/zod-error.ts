@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../vendor/zod.js';
 import { combineInputErrors, InputError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 

@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,7 @@ describe('architecture: evidence collection never judges', () => {
 
 /**
  * Per-folder import allowlist (Playwright's DEPS.list): which other folders of src/ each folder may import.
- * `types.ts` and `errors.ts` are shared by all; `prompts.ts` and `version.ts` only where listed. A new
+ * `types.ts`, `errors.ts` and `vendor/` (dependencies bundled at build) are shared by all; `prompts.ts` and `version.ts` only where listed. A new
  * folder must be added here, so every dependency between stages is a decision, not an accident.
  */
 const DEPS: Record<string, string[]> = {
@@ -52,6 +53,7 @@ const DEPS: Record<string, string[]> = {
   runner: ['browser', 'common', 'config', 'deploy', 'generate', 'interact', 'perceive', 'plugins', 'reporters', 'spec', 'util', 'prompts.ts', 'version.ts'],
   spec: ['util'],
   util: [],
+  vendor: [],
 };
 
 describe('architecture: per-folder import allowlist (every folder of src/)', () => {
@@ -64,7 +66,7 @@ describe('architecture: per-folder import allowlist (every folder of src/)', () 
 
   it.each(['(root)', ...folders])('src/%s imports only what its allowlist names', (folder) => {
     const files = folder === '(root)' ? imports(SRC).filter(({ file }) => path.dirname(file) === SRC) : imports(path.join(SRC, folder));
-    const allowed = new Set([...(DEPS[folder] ?? []), 'types.ts', 'errors.ts', folder]);
+    const allowed = new Set([...(DEPS[folder] ?? []), 'types.ts', 'errors.ts', 'vendor', folder]);
     const bad = files.flatMap(({ file, spec }) => {
       if (!spec.startsWith('.')) return [];
       const rel = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep);
@@ -80,5 +82,38 @@ describe('architecture: per-folder import allowlist (every folder of src/)', () 
     fs.writeFileSync(path.join(dir, 'judge', 'x.ts'), "import { deploy } from '../deploy/deploy.js';\n");
     const found = imports(path.join(dir, 'judge')).map(({ spec }) => path.relative(dir, path.resolve(path.join(dir, 'judge'), spec)).split(path.sep)[0]);
     expect(found.filter((t) => !DEPS.judge!.includes(t!))).toEqual(['deploy']);
+  });
+});
+
+describe('architecture: bundled dependencies (src/vendor, scripts/bundle-vendor.mjs)', () => {
+  const VENDORED = ['zod', 'yaml'];
+
+  it('zod and yaml are imported only through src/vendor (one copy of their classes is ever loaded)', () => {
+    const bad = [...imports(path.join(ROOT, 'src')), ...imports(path.join(ROOT, 'reporters'))].filter(
+      ({ file, spec }) => VENDORED.some((v) => spec === v || spec.startsWith(`${v}/`)) && !file.startsWith(path.join(ROOT, 'src', 'vendor')),
+    );
+    expect(bad.map(({ file, spec }) => `${path.relative(ROOT, file)} → ${spec}`)).toEqual([]);
+  });
+
+  it.each(VENDORED)('dist/src/vendor/%s.js is the package bundled into one file that imports nothing but Node built-ins', async (name) => {
+    const file = path.join(ROOT, 'dist', 'src', 'vendor', `${name}.js`);
+    const text = fs.readFileSync(file, 'utf8');
+    // static imports and re-exports, dynamic imports, and the requires of a bundled CommonJS package (__require)
+    const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?['"]([^'"]+)['"]|(?:\bimport|require)\(\s*['"]([^'"]+)['"]/gm)].map((m) => (m[1] ?? m[2])!);
+    expect(specs.length).toBeGreaterThan(0); // at least the banner's node:module
+    expect(specs.filter((s) => !s.startsWith('node:') && !builtinModules.includes(s))).toEqual([]);
+    // far more than tsc's one-line re-export: the package's code is in it
+    expect(text.length).toBeGreaterThan(50_000);
+    const mod = await import(file);
+    if (name === 'zod') {
+      const schema = mod.z.object({ steps: mod.z.number().int().min(0) });
+      expect(schema.parse({ steps: 3 })).toEqual({ steps: 3 });
+      const bad = schema.safeParse({ steps: -1 });
+      expect(bad.success).toBe(false);
+      expect(bad.error.issues[0].path).toEqual(['steps']);
+    } else {
+      expect(mod.parse('query:\n  id: a\n  language: en\n')).toEqual({ query: { id: 'a', language: 'en' } });
+      expect(() => mod.parse('a: [1,')).toThrow(mod.YAMLParseError);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicSdk } from '../../providers/sdk.js';
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
 import type { Decision, Observation } from '../agent.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import type { ChatMessage, ChatPart } from '../../providers/chat.js';
 import type { ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep } from '../../types.js';

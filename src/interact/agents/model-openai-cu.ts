@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { openAISdk } from '../../providers/sdk.js';
 import type { ResponseInputItem, ResponseOutputItem, Tool } from 'openai/resources/responses/responses';
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { apiKeyOf, type ModelClient } from '../../providers/client.js';
 import type { AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';
 import type { Decision, Observation } from '../agent.js';

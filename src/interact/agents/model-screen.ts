@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { loadPrompt, renderPrompt } from '../../prompts.js';
 import type { ModelClient } from '../../providers/client.js';
 import type { Action, AgentProtocolRecord, AgentReport, TraceStep, Usage } from '../../types.js';

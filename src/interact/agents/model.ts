@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { loadPrompt, renderPrompt, type PromptTemplate } from '../../prompts.js';
 import type { ChatMessage, ToolCall, ToolDef } from '../../providers/chat.js';
 import { isToolRejection } from '../../providers/backoff.js';

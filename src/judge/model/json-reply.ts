@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../../vendor/zod.js';
 import type { ChatMessage, ChatPart } from '../../providers/chat.js';
 import type { ModelClient } from '../../providers/client.js';
 import type { Usage } from '../../types.js';

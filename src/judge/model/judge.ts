@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { extractFrame } from '../../common/ffmpeg.js';
 import type { Ablation, ModelConfig, PriceTable } from '../../config/schema.js';
 import { loadPrompt, renderPrompt } from '../../prompts.js';
