@@ -281,9 +281,15 @@ export interface StyleSignals {
   elementCount: number;
 }
 
-/** A text element whose content is truncated (clipped without ellipsis), overflows or overlaps. */
+/**
+ * A text element whose content is truncated (`clipped`: its own box hides its overflow, without ellipsis),
+ * partly cut off sideways by an ancestor that hides its overflow and cannot be scrolled (`cut`: 12 px and a tenth
+ * of its width or more; not a transformed carousel track, not decorative text), overlaps other text, or shows
+ * broken values (`garbled`). `cut` is judged only by comparing viewports (text cut at 375 px that is whole at the
+ * widest: a layout that breaks when narrow), never at one width alone, where cropping may be the design.
+ */
 export interface TextProblem {
-  kind: 'clipped' | 'overlap' | 'garbled';
+  kind: 'clipped' | 'cut' | 'overlap' | 'garbled';
   selector: string;
   text: string;
 }
@@ -300,7 +306,7 @@ export interface ViewportCheck {
   blank: BlankCheck;
   /** Share (0–1) of the screenshot's pixels that differ from its dominant (background) colour. */
   contentShare: number;
-  /** Text elements clipped or overlapping at this width (absent when the layout was not measured). */
+  /** Text elements clipped, cut off sideways by a box that hides its overflow, or overlapping at this width ({@link TextProblem}; absent when the layout was not measured). */
   clippedText?: number;
   /**
    * Set when the layout could not be measured at this width (the page replaced its document under every call):

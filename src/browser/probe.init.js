@@ -762,6 +762,34 @@
     }
     return { left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.right - box.left, height: box.bottom - box.top };
   }
+  // how much of a text's box the ancestors that hide their overflow cut off sideways, px: only ancestors a user
+  // cannot scroll (overflow-x hidden or clip; the viewport's own, <html> and <body>, is the page's overflow,
+  // measured apart). 0 when something between them moves its content by a transform (a carousel's track, a
+  // ticker: its slides are meant to be cut) or the clipping box was scrolled by script (a slider), and for text
+  // a user is not meant to read (aria-hidden, faint): a page's KPI cards cut by \`overflow-x: hidden\` at 375 px
+  // are, a giant decorative word cropped by its section is not
+  function cutSideways(el, r) {
+    if (el.closest('[aria-hidden="true"]') || effOpacity(el) < 0.35) return 0;
+    let left = r.left, right = r.right;
+    let pos = gcs(el).position;
+    let moved = gcs(el).transform !== 'none';
+    for (let e = el.parentElement, i = 0; e && e !== document.documentElement && e !== document.body && i < 40; e = e.parentElement, i++) {
+      if (pos === 'fixed') break;
+      const c = gcs(e);
+      const skip = pos === 'absolute' && c.position === 'static' && c.transform === 'none';
+      if (!skip) {
+        if (/(hidden|clip)/.test(c.overflowX)) {
+          if (moved || e.scrollLeft > 0) return 0;
+          const b = rectOf(e);
+          left = Math.max(left, b.left);
+          right = Math.min(right, b.right);
+        } else if (c.overflowX !== 'visible') return 0;
+        pos = c.position !== 'static' ? c.position : c.transform !== 'none' ? 'relative' : pos;
+      }
+      if (c.transform !== 'none') moved = true;
+    }
+    return right <= left ? 0 : Math.max(0, r.width - (right - left));
+  }
   function textProblems() {
     const out = [];
     const leaves = [];
@@ -776,6 +804,13 @@
       // text its ancestors clip away entirely is painted nowhere: it overlaps nothing
       const painted = clippedRect(el, ownTextRect(el) || rectOf(el));
       if (painted) leaves.push({ el, r: painted, own });
+      // partly cut off sideways by a box that hides its overflow (a whole character or more); text cut away
+      // entirely is a slide or a panel out of view, not text cut off
+      if (painted && el.childElementCount === 0 && out.length < 30) {
+        const tr = ownTextRect(el) || rectOf(el);
+        const cut = cutSideways(el, tr);
+        if (cut >= 12 && cut >= 0.1 * tr.width) out.push({ kind: 'cut', selector: cssPath(el), text: own.slice(0, 80) });
+      }
       if (GARBLED.test(own) && !mentionsToken(el, own) && out.length < 30) out.push({ kind: 'garbled', selector: cssPath(el), text: own.slice(0, 80) });
       const clipsX = /(hidden|clip)/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 2 && cs.textOverflow !== 'ellipsis';
       const clipsY = /(hidden|clip)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 4 && !cs.webkitLineClamp;
@@ -870,7 +905,7 @@
         }
       }
     }
-    const clipped = textProblems().filter((t) => t.kind === 'clipped' || t.kind === 'overlap').length;
+    const clipped = textProblems().filter((t) => t.kind === 'clipped' || t.kind === 'overlap' || t.kind === 'cut').length;
     return { overflowPx: Math.max(0, sw - vw), offenders, clippedText: clipped, visibleTextLength: visibleText().replace(/\s/g, '').length, canvases: qsaDeep('canvas').length, images: qsaDeep('img').length, svgs: qsaDeep('svg').length };
   }
 

@@ -46,7 +46,7 @@ export async function measureAfter(
       const o = await evalIn<{ overflowPx: number; offenders: { selector: string; right: number }[] }>(page, 'window.__cookieProbe.overflow()', opts.unresponsiveMs, 'overflow');
       const problems = await evalIn<{ kind: string; selector: string; text: string }[]>(page, 'window.__cookieProbe.textProblems()', opts.unresponsiveMs, 'text problems');
       await shoot();
-      return { viewport: 375, overflowPx: o.overflowPx, offenders: o.offenders, clipped: problems.filter((p) => p.kind === 'clipped').slice(0, 10), overlapping: problems.filter((p) => p.kind === 'overlap').length, screenshot: file };
+      return { viewport: 375, overflowPx: o.overflowPx, offenders: o.offenders, clipped: problems.filter((p) => p.kind === 'clipped' || p.kind === 'cut').slice(0, 10), overlapping: problems.filter((p) => p.kind === 'overlap').length, screenshot: file };
     }
     if (kind === 'resize') {
       const inkBefore = await evalIn<{ ink: number } | null>(page, 'window.__cookieProbe.canvasInk()', opts.unresponsiveMs, 'ink');

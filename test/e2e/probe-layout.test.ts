@@ -42,6 +42,36 @@ const KANBAN = path.join(ROOT, 'test/precision/pages/kanban-board.html');
 const SCATTERED = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Notes</title><style>body{margin:0;font-family:system-ui}
 .x{position:absolute;padding:6px 10px;background:#eef}</style></head><body>${Array.from({ length: 12 }, (_, i) => `<div class="x" style="left:${(i * 97) % 1100 + i * 3}px;top:${(i * 61) % 700 + i * 7}px;width:${60 + i * 9}px">Note ${i + 1}</div>`).join('')}</body></html>`;
 
+// a sales dashboard as LLMs write it: four KPI cards in a fixed-width grid inside a wrapper with
+// \`overflow-x: hidden\` (added to "fix" a horizontal scrollbar): whole at 1280 px, the second card cut in half at
+// 375 px. Beside it, cropping that is the design: a slider whose track moves by a transform (the next slide
+// peeks in), a giant faint word behind a hero, and a scrollable strip of tags (overflow-x: auto)
+const DASHBOARD = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sales</title><style>
+body{margin:0;font-family:system-ui;background:#0f172a;color:#e2e8f0}.wrap{overflow-x:hidden;padding:20px}
+.kpis{display:grid;grid-template-columns:repeat(4,240px);gap:16px}.kpi{background:#1e293b;border-radius:14px;padding:18px}
+.orders{min-width:640px;border-collapse:collapse}.orders td,.orders th{padding:10px 14px;text-align:left;white-space:nowrap;border-bottom:1px solid #334155}
+.kpi .label{font-size:13px;color:#94a3b8;white-space:nowrap}.kpi .value{font-size:30px;font-weight:700;white-space:nowrap}.kpi .delta{color:#22c55e;white-space:nowrap}
+</style></head><body><div class="wrap"><h1>Sales overview</h1><div class="kpis">
+<div class="kpi"><div class="label">Total revenue</div><div class="value">$482,910</div><div class="delta">▲ 12.4% vs last month</div></div>
+<div class="kpi"><div class="label">Orders this month</div><div class="value">3,846</div><div class="delta">▲ 8.1% vs last month</div></div>
+<div class="kpi"><div class="label">Average order value</div><div class="value">$125.56</div><div class="delta">▲ 3.9% vs last month</div></div>
+<div class="kpi"><div class="label">New customers</div><div class="value">1,204</div><div class="delta">▲ 5.2% vs last month</div></div>
+</div><h2>Recent orders</h2><table class="orders"><tr><th>Order</th><th>Customer</th><th>Date</th><th>Amount</th><th>Status</th></tr>
+<tr><td>#10482</td><td>Maria Gonzalez</td><td>Nov 28, 2026</td><td>$249.00</td><td>Shipped</td></tr>
+<tr><td>#10481</td><td>James O'Connor</td><td>Nov 28, 2026</td><td>$89.50</td><td>Processing</td></tr>
+<tr><td>#10480</td><td>Aiko Tanaka</td><td>Nov 27, 2026</td><td>$1,320.00</td><td>Delivered</td></tr></table></div></body></html>`;
+const CROPPED_BY_DESIGN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Studio</title><style>
+body{margin:0;font-family:system-ui}.hero{position:relative;overflow:hidden;height:420px;background:#111;color:#fff;padding:40px}
+.ghost{position:absolute;left:-40px;top:120px;font-size:260px;font-weight:900;opacity:.06;white-space:nowrap}
+.slider{overflow:hidden;margin:30px 0}.track{display:flex;gap:16px;transform:translateX(0);transition:transform .4s}
+.slide{flex:0 0 80%;background:#f1f5f9;border-radius:16px;padding:24px}.slide h3,.slide p{white-space:nowrap}
+.tags{display:flex;gap:8px;overflow-x:auto}.tags span{white-space:nowrap;background:#e0e7ff;border-radius:99px;padding:6px 14px}
+</style></head><body><section class="hero"><div class="ghost">CREATIVE STUDIO</div><h1>We design brands people love</h1></section>
+<div class="slider"><div class="track"><div class="slide"><h3>Branding for Aurora Coffee</h3><p>Identity, packaging and a new website</p></div>
+<div class="slide"><h3>Campaign for Nordlys Outdoor</h3><p>A winter campaign across six countries</p></div><div class="slide"><h3>App for Mint Bank</h3><p>Onboarding that halved drop-off</p></div></div></div>
+<div class="tags"><span>Brand strategy</span><span>Visual identity</span><span>Packaging design</span><span>Web development</span><span>Motion design</span><span>Photography</span></div>
+</body></html>`;
+
 let browser: Browser;
 let server: StaticServer;
 const sessions: AppSession[] = [];
@@ -54,6 +84,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'accordion-pulled.html'), ACCORDION(true));
   fs.copyFileSync(KANBAN, path.join(dir, 'kanban.html'));
   fs.writeFileSync(path.join(dir, 'scattered.html'), SCATTERED);
+  fs.writeFileSync(path.join(dir, 'dashboard.html'), DASHBOARD);
+  fs.writeFileSync(path.join(dir, 'cropped.html'), CROPPED_BY_DESIGN);
   // a canvas sized in CSS pixels only (no devicePixelRatio): the KCORES solar systems and Mandelbrot sets
   fs.writeFileSync(path.join(dir, 'canvas.html'), `<!doctype html><html><body style="margin:0"><canvas id="c"></canvas><script>const c = document.getElementById('c'); c.width = innerWidth; c.height = innerHeight; const g = c.getContext('2d'); g.fillStyle = '#0b1020'; g.fillRect(0, 0, c.width, c.height); g.fillStyle = '#fc0'; g.beginPath(); g.arc(c.width / 2, c.height / 2, 60, 0, 7); g.fill();</script></body></html>`);
   // a JavaScript quiz (answers that are JS's own values, highlighted code) beside a cart whose total really broke
@@ -174,6 +206,20 @@ describe('probe: visibility and layout', () => {
     expect((await problems('accordion.html')).filter((p) => p.kind === 'overlap')).toEqual([]);
     const found = await problems('accordion-pulled.html');
     expect(found.some((p) => p.kind === 'overlap' && /Não há fidelidade/.test(p.text))).toBe(true);
+  });
+  it('KPI cards cut off by a wrapper with overflow-x hidden are cut text at 375 px and whole at 1280 px; a slider moved by a transform, a faint giant word and a scrollable strip are cropped by design', async () => {
+    const cut = (found: { kind: string; text: string }[]) => found.filter((p) => p.kind === 'cut').map((p) => p.text);
+    expect(cut(await inPage('dashboard.html', 'window.__cookieProbe.textProblems()', 1280))).toEqual([]);
+    const narrow = cut(await inPage('dashboard.html', 'window.__cookieProbe.textProblems()', 375));
+    // the second card's lines that do not fit (its value does; the third and fourth cards are out of view
+    // entirely: not text cut off), and the orders table's dates, the column the wrapper's edge runs through
+    expect(narrow).toEqual(['Orders this month', '▲ 8.1% vs last month', 'Nov 28, 2026', 'Nov 28, 2026', 'Nov 27, 2026']);
+    // counted in the per-viewport layout the judge compares across widths (text-clipped-at-viewport: 3 or more
+    // than at the widest)
+    const layout = (w: number) => inPage<{ clippedText: number }>('dashboard.html', 'window.__cookieProbe.overflow()', w);
+    expect((await layout(375)).clippedText).toBe(narrow.length);
+    expect((await layout(1280)).clippedText).toBe(0);
+    for (const w of [375, 1280]) expect(cut(await inPage('cropped.html', 'window.__cookieProbe.textProblems()', w))).toEqual([]);
   });
   it('JavaScript values named in code or as a whole answer label are not garbled data; a broken value shown as data is', async () => {
     const garbled = (await problems('quiz.html')).filter((p) => p.kind === 'garbled').map((p) => p.text);

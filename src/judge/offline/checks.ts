@@ -371,7 +371,7 @@ export function responsive(f: Facts): CheckResult {
   const big = vps.find((v) => v.width === f.vpDefault?.width);
   for (const v of vps) {
     if (v === big || v.clippedText === undefined || big?.clippedText === undefined) continue;
-    if (v.clippedText >= big.clippedText + 3) defects.push({ code: 'text-clipped-at-viewport', severity: 'major', dimension: 'aesthetics', title: `Text clipped at ${v.width} px`, detail: `${v.clippedText} text elements are clipped or overlap at ${v.width} px (${big.clippedText} at ${big.width} px).`, rubricItem: '6', points: 1, cap: 'responsive', phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
+    if (v.clippedText >= big.clippedText + 3) defects.push({ code: 'text-clipped-at-viewport', severity: 'major', dimension: 'aesthetics', title: `Text clipped at ${v.width} px`, detail: `${v.clippedText} text elements are cut off or overlap at ${v.width} px (${big.clippedText} at ${big.width} px).`, rubricItem: '6', points: 1, cap: 'responsive', phase: 'static', evidence: { screenshot: v.screenshot, viewport: v.width } });
   }
   // one responsive failure is one defect: keep the worst
   defects.sort((a, b) => b.points - a.points);
