@@ -199,6 +199,25 @@ describe('careful-tester checks', () => {
     expect(run({ ...first, frameTiming: { ...starved, cpuPressure: 0.69 } }, second)[0]).toMatchObject({ status: 'violated' });
     expect(run({ ...first, frameTiming: { ...starved, longFrameWorkMs: 1200 } }, second)[0]).toMatchObject({ status: 'violated' });
   });
+  it('first click: on a page that moves or ticks by itself, a second click whose only change is the page\'s own pace, a few drifting regions or a tick is not a lost click; the same change on a still page is', () => {
+    // a yoga landing page's sun drifting ease-in-out behind a "Ver horarios" button with no handler (a helper's page, 2026-12-07)
+    const first = click('Ver horarios', false, { effect: { pixelChange: 0.0007, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none', why: 'nothing changed beyond what the page does on its own', baseline: { ms: 350, regions: 16, mutations: 0, textLines: 0 } } });
+    const slowed = click('Ver horarios', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'Ver horarios' }, effect: { pixelChange: 0.0006, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: true, kind: 'changed', why: 'motion stopped', baseline: { ms: 334, regions: 13, mutations: 0, textLines: 0 }, motion: { before: 38.9, after: 8.4 } } });
+    expect(run(first, slowed)[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/own animation changing pace/) });
+    const drift = { ...slowed, effect: { ...slowed.effect!, why: 'regions', motion: undefined } };
+    expect(run(first, drift)[0]).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/moves by itself/) });
+    // the same few regions with the DOM changed, or on a page that was still: the click's
+    expect(run(first, { ...drift, effect: { ...drift.effect, domMutations: 3 } })[0]).toMatchObject({ status: 'violated' });
+    expect(run(first, { ...drift, effect: { ...drift.effect, baseline: null } })[0]).toMatchObject({ status: 'violated' });
+    // a music player's "Repetir" with no handler: the time display ticked during the second click's short look
+    const player = click('Reproducir', true, { index: first.index - 2, effect: { pixelChange: 0.002, targetPixelChange: 0.03, domMutations: 2, scrolled: false, screenChanged: true, kind: 'changed', why: 'text', baseline: { ms: 565, regions: 6, mutations: 2, textLines: 2 }, textChanged: 2 } });
+    const repeat1 = click('Repetir', false, { index: first.index, effect: { pixelChange: 0.0003, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none', baseline: { ms: 565, regions: 6, mutations: 2, textLines: 2 } } });
+    const repeat2 = click('Repetir', true, { index: first.index + 1, check: { invariant: 'first-click', subject: 'Repetir' }, effect: { pixelChange: 0.0016, targetPixelChange: 0, domMutations: 2, scrolled: false, screenChanged: true, kind: 'changed', why: 'text', baseline: { ms: 507, regions: 15, mutations: 0, textLines: 0 }, textChanged: 2 } });
+    expect(run(player, repeat1, repeat2).find((r) => r.invariant === 'first-click')).toMatchObject({ status: 'not-assessed', reason: expect.stringMatching(/changes its own text/) });
+    // no step ever saw the text change by itself: the second click's text change is the click's
+    const unseen = { ...repeat1, effect: { ...repeat1.effect!, baseline: { ms: 565, regions: 6, mutations: 0, textLines: 0 } } };
+    expect(run(unseen, repeat2).find((r) => r.invariant === 'first-click')).toMatchObject({ status: 'violated' });
+  });
   it('paste bypass: digits kept when typed, letters kept when pasted', () => {
     const f = (v: string): Readings => ({ ...R([]), field: { value: v, valid: true } });
     const typed = step('Card number', { invariant: 'paste-bypass', subject: 'Card number', params: { mode: 'typed', value: '4242ab42cd' }, after: f('424242') });

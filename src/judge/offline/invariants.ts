@@ -337,6 +337,19 @@ export const firstClick: Judge = (s, steps, ev) => {
   const e = s.effect;
   const shown = e.pixelChange > 0.0005 || (e.targetPixelChange ?? 0) > 0.001 || (e.textChanged ?? 0) > 0 || e.scrolled;
   if (!shown && e.domMutations <= (prev.effect.domMutations ?? 0)) return [na('first-click', s, 'the second click changed nothing visible, and no more of the DOM than the first')];
+  // ... and something the page would not have done by itself meanwhile. On a page that moves or ticks while
+  // nobody touches it, three readings of the second click are the page's own doing as likely as the click's: its
+  // animation slowing or speeding up ('motion stopped/started': an ease-in-out drift near its turning point),
+  // a few changed regions with no DOM change (a slow decorative drift reaching new cells), and a text change on
+  // a page whose text changes by itself in other steps' idle looks (a music player's 0:13 → 0:14 falling
+  // between two ticks of a short look). Measured on a helper's yoga landing page and music player (2026-12-07):
+  // buttons with no handler at all were "needs two clicks", major
+  const moving = !!e.baseline && e.baseline.regions > 0;
+  const ticking = steps.some((p) => (p.effect?.baseline?.textLines ?? 0) > 0);
+  const quiet = (e.targetPixelChange ?? 0) <= 0.001 && !e.scrolled;
+  if (/^motion /.test(e.why ?? '')) return [na('first-click', s, `the second click's only effect was the page's own animation changing pace (${e.why}): it may be the animation's own rhythm, not the click`)];
+  if (moving && quiet && e.domMutations === 0 && (e.why === 'regions' || e.why === 'more motion') && e.pixelChange < 0.002) return [na('first-click', s, `the second click changed ${(e.pixelChange * 100).toFixed(2)}% of the screen away from the control and no DOM, on a page that moves by itself: its own motion, as likely as the click`)];
+  if (ticking && quiet && e.why === 'text') return [na('first-click', s, "the page changes its own text while nobody touches it (a clock, a timer: seen in other steps' idle looks), and the second click changed only text away from the control: that may be a tick, not the click")];
   const name = s.check!.subject;
   return [bad('first-click', s, 'the first click did nothing, the second worked', defect('first-click-failure', `"${name}" needs two clicks`, `The first click on "${name}" changed nothing; the same click right after worked. A user's first click is lost.`, s, name))];
 };
