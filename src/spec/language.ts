@@ -1,4 +1,4 @@
-import { iso6393, iso6393To1 } from 'iso-639-3';
+import { ISO6391_BY_NAME, ISO6391_NAMES, ISO6393_TO_1 } from '../vendor/iso-639.data.js';
 
 /**
  * Language codes. Queries carry ISO 639-1 codes; Cookie-Bench labels languages by English name
@@ -41,11 +41,7 @@ const MACRO_MEMBERS: Record<string, string> = {
   fil: 'tl',
 };
 
-const byName = new Map<string, string>();
-for (const l of iso6393) {
-  if (l.iso6391) byName.set(l.name.toLowerCase(), l.iso6391);
-}
-const iso1Codes = new Set(iso6393.flatMap((l) => (l.iso6391 ? [l.iso6391] : [])));
+const iso1Codes = new Set(Object.keys(ISO6391_NAMES));
 
 /**
  * Normalise a language given as an ISO 639-1 code (`zh`), an ISO 639-3 code (`cmn`) or an English
@@ -57,14 +53,14 @@ export function toIso6391(input: string): string | null {
   const lower = s.toLowerCase();
   if (lower.length === 2 && iso1Codes.has(lower)) return lower;
   if (/^[a-z]{2}-[a-z]{2,4}$/i.test(s) && iso1Codes.has(lower.slice(0, 2))) return lower.slice(0, 2);
-  if (NAME_ALIASES[lower]) return NAME_ALIASES[lower]!;
-  if (MACRO_MEMBERS[lower]) return MACRO_MEMBERS[lower]!;
-  if (lower.length === 3 && (iso6393To1 as Record<string, string>)[lower]) return (iso6393To1 as Record<string, string>)[lower]!;
-  return byName.get(lower) ?? null;
+  // own keys only: a language field reading "constructor" or "__proto__" is not a language
+  if (Object.hasOwn(NAME_ALIASES, lower)) return NAME_ALIASES[lower]!;
+  if (Object.hasOwn(MACRO_MEMBERS, lower)) return MACRO_MEMBERS[lower]!;
+  if (lower.length === 3 && Object.hasOwn(ISO6393_TO_1, lower)) return ISO6393_TO_1[lower]!;
+  return Object.hasOwn(ISO6391_BY_NAME, lower) ? ISO6391_BY_NAME[lower]! : null;
 }
 
 /** English name of an ISO 639-1 code (for messages), or the code itself. */
 export function languageName(code: string): string {
-  const hit = iso6393.find((l) => l.iso6391 === code);
-  return hit ? hit.name : code;
+  return Object.hasOwn(ISO6391_NAMES, code) ? ISO6391_NAMES[code]! : code;
 }

@@ -86,16 +86,17 @@ describe('architecture: per-folder import allowlist (every folder of src/)', () 
 });
 
 describe('architecture: bundled dependencies (src/vendor, scripts/bundle-vendor.mjs)', () => {
-  const VENDORED = ['zod', 'yaml'];
+  const VENDORED = ['zod', 'yaml', 'iso-639-3'];
+  const BUNDLED = ['zod', 'yaml'];
 
-  it('zod and yaml are imported only through src/vendor (one copy of their classes is ever loaded)', () => {
+  it('zod, yaml and iso-639-3 are imported only through src/vendor (one copy of their classes is ever loaded)', () => {
     const bad = [...imports(path.join(ROOT, 'src')), ...imports(path.join(ROOT, 'reporters'))].filter(
       ({ file, spec }) => VENDORED.some((v) => spec === v || spec.startsWith(`${v}/`)) && !file.startsWith(path.join(ROOT, 'src', 'vendor')),
     );
     expect(bad.map(({ file, spec }) => `${path.relative(ROOT, file)} → ${spec}`)).toEqual([]);
   });
 
-  it.each(VENDORED)('dist/src/vendor/%s.js is the package bundled into one file that imports nothing but Node built-ins', async (name) => {
+  it.each(BUNDLED)('dist/src/vendor/%s.js is the package bundled into one file that imports nothing but Node built-ins', async (name) => {
     const file = path.join(ROOT, 'dist', 'src', 'vendor', `${name}.js`);
     const text = fs.readFileSync(file, 'utf8');
     // static imports and re-exports, dynamic imports, and the requires of a bundled CommonJS package (__require)
@@ -115,5 +116,16 @@ describe('architecture: bundled dependencies (src/vendor, scripts/bundle-vendor.
       expect(mod.parse('query:\n  id: a\n  language: en\n')).toEqual({ query: { id: 'a', language: 'en' } });
       expect(() => mod.parse('a: [1,')).toThrow(mod.YAMLParseError);
     }
+  });
+
+  it('dist/src/vendor/iso-639.data.js holds the ISO 639 tables Cookie reads as plain values, equal to what src/vendor/iso-639.data.ts computes from the package', async () => {
+    const file = path.join(ROOT, 'dist', 'src', 'vendor', 'iso-639.data.js');
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/^\s*import\s|\bimport\(|\bfrom\s*['"]/m);
+    const built = await import(file);
+    const source = await import('../../src/vendor/iso-639.data.js');
+    expect({ ...built }).toEqual({ ...source });
+    expect(Object.keys(source.ISO6391_NAMES)).toHaveLength(184);
+    expect([source.ISO6391_NAMES.el, source.ISO6391_BY_NAME.chinese, source.ISO6393_TO_1.fra]).toEqual(['Modern Greek (1453-)', 'zh', 'fr']);
   });
 });

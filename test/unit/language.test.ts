@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkLanguage } from '../../src/common/language-check.js';
-import { toIso6391 } from '../../src/spec/language.js';
+import { iso6393, iso6393To1 } from 'iso-639-3';
+import { languageName, toIso6391 } from '../../src/spec/language.js';
 
 describe('language codes', () => {
   it.each([
@@ -8,6 +9,21 @@ describe('language codes', () => {
     ['Filipino', 'tl'], ['Norwegian', 'no'], ['cmn', 'zh'], ['Vietnamese', 'vi'], ['Greek', 'el'],
   ])('%s → %s', (input, code) => expect(toIso6391(input)).toBe(code));
   it('returns null for an unknown language', () => expect(toIso6391('Klingonese')).toBeNull());
+  it('reads every code and name of the ISO 639-3 table as the table says (the few tables Cookie keeps, src/vendor/iso-639.data.ts)', () => {
+    const to1 = iso6393To1 as Record<string, string>;
+    for (const l of iso6393) {
+      if (l.iso6391) {
+        expect(toIso6391(l.iso6391)).toBe(l.iso6391);
+        expect(toIso6391(l.name.toUpperCase())).not.toBeNull();
+      }
+      // an individual language of a macrolanguage reads as the macrolanguage (nno, nob → no: franc's codes)
+      if (to1[l.iso6393]) expect(l.scope === 'individual' ? [to1[l.iso6393], 'no'] : [to1[l.iso6393]]).toContain(toIso6391(l.iso6393));
+    }
+    expect(languageName('el')).toBe(iso6393.find((l) => l.iso6391 === 'el')!.name);
+    expect(languageName('xx')).toBe('xx');
+    // names of Object.prototype are not languages
+    expect([toIso6391('constructor'), toIso6391('toString'), toIso6391('__proto__')]).toEqual([null, null, null]);
+  });
 });
 
 describe('page language vs query language', () => {
