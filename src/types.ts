@@ -613,8 +613,12 @@ export interface StepEffect {
   regions?: { changed: number; novel: number; total: number };
   /** Lines of visible text or field state the action changed that do not change on their own. */
   textChanged?: number;
-  /** Share of regions moving on their own before and right after the action (measured when nothing else showed). */
-  motion?: { before: number; after: number };
+  /**
+   * The page's own motion, changed regions per second, before and right after the action (measured when nothing
+   * else showed), and over a second look (`later`) when those two differed: a motion change counts only when it
+   * lasts (interact/effect.ts `lastingMotionChange`).
+   */
+  motion?: { before: number; after: number; later?: number };
   /** Effects that left the page during the action. */
   external?: { kind: 'download' | 'print' | 'clipboard' | 'new-tab'; detail: string }[];
 }

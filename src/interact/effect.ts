@@ -216,3 +216,14 @@ export function motionChange(before: number, after: number): 'stopped' | 'starte
   if (after > before * 3 + 3) return 'started';
   return null;
 }
+
+/**
+ * A motion change that lasts: {@link motionChange} read right after the action (`after`) and again over a second
+ * look later (`later`; changed regions per second, like `before`). A pause holds and a start keeps going; the page's
+ * own animation changing pace (an ease-in-out drift slowing at its turning point, then speeding up) does not, and
+ * is not the action's effect. Null unless both looks show the same change.
+ */
+export function lastingMotionChange(before: number, after: number, later: number): 'stopped' | 'started' | null {
+  const m = motionChange(before, after);
+  return m && motionChange(before, later) === m ? m : null;
+}

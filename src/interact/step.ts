@@ -5,7 +5,7 @@ import type { CoverInfo, Readings, StepCheck, StepEffect, TraceStep } from '../t
 import { errorMessage, sleep, timebox } from '../util/timebox.js';
 import { performAction } from './act.js';
 import type { Decision, ObservedElement } from './agent.js';
-import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, changedLines, ZERO_IDENTITY_KEYS, type EmptyState } from './effect.js';
+import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, lastingMotionChange, changedLines, ZERO_IDENTITY_KEYS, type EmptyState } from './effect.js';
 import type { HumanInput } from './input.js';
 import { measureAfter, withMeasurement } from './measure-after.js';
 import { captureKeyframe, countersOnly, keyframeFile, NO_CAPTURE, type Box, type Capture } from './record/keyframe.js';
@@ -281,10 +281,20 @@ export class StepRecorder {
         const later = await capture(null, refArg);
         if (later.img) {
           motion = { before: regionsPerSecond(idleGrid, idleMs), after: regionsPerSecond(changedRegions(after.img, later.img, masks), later.at - after.at) };
-          const m = motionChange(motion.before, motion.after);
-          if (m) {
-            kind = 'changed';
-            why = `motion ${m}`;
+          // a change seen once is looked at again: a pause holds, the page's own animation changing pace does not
+          // (a decorative sun drifting ease-in-out slowed near its turning point as a dead button was clicked)
+          if (motionChange(motion.before, motion.after)) {
+            await clock.run().catch(() => {});
+            await sleep(Math.min(600, Math.max(250, idleMs)));
+            await clock.pause().catch(() => {});
+            videoEnd = clock.videoOffset();
+            const again = await capture(null, refArg);
+            if (again.img) motion.later = regionsPerSecond(changedRegions(later.img, again.img, masks), again.at - later.at);
+            const m = motion.later !== undefined ? lastingMotionChange(motion.before, motion.after, motion.later) : null;
+            if (m) {
+              kind = 'changed';
+              why = `motion ${m}`;
+            }
           }
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedLines, changedRegions, countRegions, decideEffect, lineShape, motionChange, type EffectInput } from '../../src/interact/effect.js';
+import { changedLines, changedRegions, countRegions, decideEffect, lastingMotionChange, lineShape, motionChange, type EffectInput } from '../../src/interact/effect.js';
 import type { Rgba } from '../../src/perceive/image.js';
 
 /** A 320×320 white image with black squares at the given cells (32-px grid). */
@@ -68,6 +68,16 @@ describe('effect measurement (counterfactual)', () => {
     expect(motionChange(12, 0)).toBe('stopped');
     expect(motionChange(0, 10)).toBe('started');
     expect(motionChange(10, 9)).toBeNull();
+  });
+
+  it('a motion change counts only when a second look shows it again: a pause holds, an ease-in-out drift slowing at its turning point does not', () => {
+    expect(lastingMotionChange(12, 0, 0)).toBe('stopped');
+    expect(lastingMotionChange(0, 10, 12)).toBe('started');
+    // measured on a yoga landing page's drifting sun as a button with no handler was clicked: 38.9 → 8.4 regions/s,
+    // then back at its pace
+    expect(lastingMotionChange(38.9, 8.4, 31)).toBeNull();
+    expect(lastingMotionChange(0, 10, 1)).toBeNull();
+    expect(lastingMotionChange(10, 9, 0)).toBeNull();
   });
 
   it('on a still page, any outside pixel change or DOM mutation beyond idle churn counts', () => {
