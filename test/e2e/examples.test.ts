@@ -99,7 +99,10 @@ describe('cookie test examples (end to end)', () => {
 
   it('finds the planted defect of each todo candidate', () => {
     expect(titles('todo-list/good')).toEqual([]);
-    expect(titles('todo-list/dead-button')).toEqual(['Dead button "Add task"']);
+    // on a failure the message carries what each click recorded (a dead "Add task" was once found working on a
+    // busy machine, and the run's evidence is gone with the test's temporary folder)
+    const clicks = readTrace('todo-list/dead-button').steps.map((s) => `${s.index} ${s.action.kind} "${s.action.target?.name ?? ''}": ${s.effect?.kind ?? 'no effect'} (${s.effect?.why ?? ''}; px ${s.effect?.pixelChange}, outside ${s.effect?.outsidePixelChange}, dom ${s.effect?.domMutations}, baseline ${JSON.stringify(s.effect?.baseline ?? null)}${s.frameTiming ? `, cpu ${s.frameTiming.cpuPressure}` : ''})`);
+    expect(titles('todo-list/dead-button'), clicks.join('\n')).toEqual(['Dead button "Add task"']);
     expect(titles('todo-list/throws')[0]).toMatch(/^Error when using button "Add task"/);
     expect(byId('todo-list/throws').defects[0]!.detail).toMatch(/TypeError: Cannot read properties of null/);
     expect(titles('todo-list/syntax-error')).toContain('Blank page');
