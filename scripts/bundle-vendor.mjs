@@ -14,6 +14,8 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = path.join(root, 'src/vendor');
 const outDir = path.join(root, 'dist/src/vendor');
+/** esbuild options every vendor module is built with. */
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error' };
 let written = 0;
 /** Write `dest` atomically unless it already holds `code` (bytes). */
 const put = (dest, code) => {
@@ -31,8 +33,7 @@ for (const name of fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.
     // a module of plain data derived from a package (its exports: JSON values) is written as those values,
     // computed from the package installed now: bundled to a temporary file, imported, serialized
     const tmp = path.join(outDir, `.${name}.${process.pid}.mjs`);
-    fs.mkdirSync(outDir, { recursive: true });
-    await build({ entryPoints: [path.join(srcDir, name)], bundle: true, format: 'esm', platform: 'node', target: 'node20', outfile: tmp, logLevel: 'error' });
+    await build({ ...common, entryPoints: [path.join(srcDir, name)], outfile: tmp });
     try {
       const mod = await import(`${pathToFileURL(tmp).href}?t=${Date.now()}`);
       const header = `// Written by scripts/bundle-vendor.mjs from src/vendor/${name}: its exports' values, computed at build time.\n`;
@@ -43,14 +44,10 @@ for (const name of fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts') && !f.
     continue;
   }
   const out = await build({
+    ...common,
     entryPoints: [path.join(srcDir, name)],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
     write: false,
     legalComments: 'inline',
-    logLevel: 'error',
     // a CommonJS dependency (yaml's Node build) may require Node's built-ins: an ES module has no `require`
     banner: { js: "import { createRequire as __cookieCreateRequire } from 'node:module';\nconst require = __cookieCreateRequire(import.meta.url);" },
   });

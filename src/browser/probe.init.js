@@ -740,27 +740,35 @@
     if (right <= left || bottom <= top) return null;
     return { left, top, right, bottom, width: right - left, height: bottom - top };
   }
+  // the ancestors that may clip a box, nearest first, each with its computed style, up to (not including) \`stop\`:
+  // an absolute box escapes the clipping of ancestors up to its containing block, a fixed one all of them.
+  // \`visit(e, c, clips)\` (clips: false for an ancestor the box escapes) returns false to stop the walk
+  function eachAncestor(el, stop, visit) {
+    let pos = gcs(el).position;
+    for (let e = el.parentElement, i = 0; e && e !== document.documentElement && e !== stop && i < 40; e = e.parentElement, i++) {
+      if (pos === 'fixed') return;
+      const c = gcs(e);
+      const clips = !(pos === 'absolute' && c.position === 'static' && c.transform === 'none');
+      if (visit(e, c, clips) === false) return;
+      if (clips) pos = c.position !== 'static' ? c.position : c.transform !== 'none' ? 'relative' : pos;
+    }
+  }
   // the part of a box its ancestors let be painted: an ancestor whose overflow is not visible clips it (a closed
   // accordion's answer inside \`max-height: 0; overflow: hidden\` paints nothing, though its box lies over the next
   // question). An absolutely placed box escapes the clipping of ancestors up to its containing block, a fixed one all
   // of it. Null when nothing is left.
   function clippedRect(el, r) {
-    let box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-    let pos = gcs(el).position;
-    for (let e = el.parentElement, i = 0; e && e !== document.documentElement && i < 40; e = e.parentElement, i++) {
-      if (pos === 'fixed') break;
-      const c = gcs(e);
-      // an absolute box is clipped only from its containing block (the nearest positioned ancestor) up
-      const skip = pos === 'absolute' && c.position === 'static' && c.transform === 'none';
-      if (!skip) {
-        const b = rectOf(e);
-        if (c.overflowX !== 'visible') { box.left = Math.max(box.left, b.left); box.right = Math.min(box.right, b.right); }
-        if (c.overflowY !== 'visible') { box.top = Math.max(box.top, b.top); box.bottom = Math.min(box.bottom, b.bottom); }
-        if (box.right - box.left < 1 || box.bottom - box.top < 1) return null;
-        pos = c.position !== 'static' ? c.position : c.transform !== 'none' ? 'relative' : pos;
-      }
-    }
-    return { left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.right - box.left, height: box.bottom - box.top };
+    const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    let gone = false;
+    eachAncestor(el, null, (e, c, clips) => {
+      if (!clips) return true;
+      const b = rectOf(e);
+      if (c.overflowX !== 'visible') { box.left = Math.max(box.left, b.left); box.right = Math.min(box.right, b.right); }
+      if (c.overflowY !== 'visible') { box.top = Math.max(box.top, b.top); box.bottom = Math.min(box.bottom, b.bottom); }
+      gone = box.right - box.left < 1 || box.bottom - box.top < 1;
+      return !gone;
+    });
+    return gone ? null : { ...box, width: box.right - box.left, height: box.bottom - box.top };
   }
   // how much of a text's box the ancestors that hide their overflow cut off sideways, px: only ancestors a user
   // cannot scroll (overflow-x hidden or clip; the viewport's own, <html> and <body>, is the page's overflow,
@@ -771,24 +779,19 @@
   function cutSideways(el, r) {
     if (el.closest('[aria-hidden="true"]') || effOpacity(el) < 0.35) return 0;
     let left = r.left, right = r.right;
-    let pos = gcs(el).position;
     let moved = gcs(el).transform !== 'none';
-    for (let e = el.parentElement, i = 0; e && e !== document.documentElement && e !== document.body && i < 40; e = e.parentElement, i++) {
-      if (pos === 'fixed') break;
-      const c = gcs(e);
-      const skip = pos === 'absolute' && c.position === 'static' && c.transform === 'none';
-      if (!skip) {
-        if (/(hidden|clip)/.test(c.overflowX)) {
-          if (moved || e.scrollLeft > 0) return 0;
-          const b = rectOf(e);
-          left = Math.max(left, b.left);
-          right = Math.min(right, b.right);
-        } else if (c.overflowX !== 'visible') return 0;
-        pos = c.position !== 'static' ? c.position : c.transform !== 'none' ? 'relative' : pos;
-      }
+    let designed = false;
+    eachAncestor(el, document.body, (e, c, clips) => {
+      if (clips && /(hidden|clip)/.test(c.overflowX)) {
+        if (moved || e.scrollLeft > 0) return !(designed = true);
+        const b = rectOf(e);
+        left = Math.max(left, b.left);
+        right = Math.min(right, b.right);
+      } else if (clips && c.overflowX !== 'visible') return !(designed = true);
       if (c.transform !== 'none') moved = true;
-    }
-    return right <= left ? 0 : Math.max(0, r.width - (right - left));
+      return true;
+    });
+    return designed || right <= left ? 0 : Math.max(0, r.width - (right - left));
   }
   function textProblems() {
     const out = [];
@@ -802,12 +805,12 @@
       const cs = gcs(el);
       if (!visible(el, cs)) continue;
       // text its ancestors clip away entirely is painted nowhere: it overlaps nothing
-      const painted = clippedRect(el, ownTextRect(el) || rectOf(el));
+      const tr = ownTextRect(el) || rectOf(el);
+      const painted = clippedRect(el, tr);
       if (painted) leaves.push({ el, r: painted, own });
       // partly cut off sideways by a box that hides its overflow (a whole character or more); text cut away
       // entirely is a slide or a panel out of view, not text cut off
       if (painted && el.childElementCount === 0 && out.length < 30) {
-        const tr = ownTextRect(el) || rectOf(el);
         const cut = cutSideways(el, tr);
         if (cut >= 12 && cut >= 0.1 * tr.width) out.push({ kind: 'cut', selector: cssPath(el), text: own.slice(0, 80) });
       }

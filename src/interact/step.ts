@@ -9,7 +9,7 @@ import { CLEAR_WORDS, changedRegions, countRegions, decideEffect, motionChange, 
 import type { HumanInput } from './input.js';
 import { measureAfter, withMeasurement } from './measure-after.js';
 import { captureKeyframe, countersOnly, keyframeFile, NO_CAPTURE, type Box, type Capture } from './record/keyframe.js';
-import { assembleEffect, compareKeyframes, regionsPerSecond, stillAnimating } from './step-effect.js';
+import { assembleEffect, compareKeyframes, regionsPerSecond, stillAnimating, type Shot } from './step-effect.js';
 import { eventsSince, markLog } from './trace-step.js';
 import { span } from '../util/profile.js';
 
@@ -274,22 +274,23 @@ export class StepRecorder {
       let why = verdict.why;
       // nothing else showed on a page that moves by itself: did the action start or stop that motion?
       if (kind !== 'changed' && idleGrid && countRegions(idleGrid) >= 2 && after.img) {
-        await clock.run().catch(() => {});
-        await sleep(Math.min(600, Math.max(250, idleMs)));
-        await clock.pause().catch(() => {});
-        videoEnd = clock.videoOffset();
-        const later = await capture(null, refArg);
-        if (later.img) {
-          motion = { before: regionsPerSecond(idleGrid, idleMs), after: regionsPerSecond(changedRegions(after.img, later.img, masks), later.at - after.at) };
+        // the app runs for about the baseline's length, then is looked at: changed regions per second since `from`
+        const lookAfter = async (from: Shot): Promise<{ shot: Capture; rate: number | null }> => {
+          await clock.run().catch(() => {});
+          await sleep(Math.min(600, Math.max(250, idleMs)));
+          await clock.pause().catch(() => {});
+          videoEnd = clock.videoOffset();
+          const shot = await capture(null, refArg);
+          return { shot, rate: shot.img ? regionsPerSecond(changedRegions(from.img, shot.img, masks), shot.at - from.at) : null };
+        };
+        const later = await lookAfter({ ...after, img: after.img });
+        if (later.rate !== null) {
+          motion = { before: regionsPerSecond(idleGrid, idleMs), after: later.rate };
           // a change seen once is looked at again: a pause holds, the page's own animation changing pace does not
           // (a decorative sun drifting ease-in-out slowed near its turning point as a dead button was clicked)
           if (motionChange(motion.before, motion.after)) {
-            await clock.run().catch(() => {});
-            await sleep(Math.min(600, Math.max(250, idleMs)));
-            await clock.pause().catch(() => {});
-            videoEnd = clock.videoOffset();
-            const again = await capture(null, refArg);
-            if (again.img) motion.later = regionsPerSecond(changedRegions(later.img, again.img, masks), again.at - later.at);
+            const again = await lookAfter({ ...later.shot, img: later.shot.img! });
+            if (again.rate !== null) motion.later = again.rate;
             const m = motion.later !== undefined ? lastingMotionChange(motion.before, motion.after, motion.later) : null;
             if (m) {
               kind = 'changed';
