@@ -2,22 +2,23 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Browser } from 'playwright';
 import { BrowserError } from '../errors.js';
 import { safeEnv } from '../util/safe-env.js';
 import { timebox } from '../util/timebox.js';
 import { writeJsonAtomic } from '../util/atomic.js';
+import { PLAYWRIGHT_BUNDLES, requireWithCodeCache } from '../util/code-cache.js';
 
 let playwright: typeof import('playwright') | null = null;
 /**
- * Playwright's Chromium driver, loaded on first use (a fifth of a second of start-up: a run whose evaluations
+ * Playwright's Chromium driver, loaded on first use (0.3–0.4 s of start-up on 2 cores: a run whose evaluations
  * are all cached, a listing or a malformed spec never pays it). Playwright is CommonJS: required, not
- * imported, so Node does not scan all of playwright-core for named exports (about 90 ms more on 2 cores). @throws when the
- * playwright package is missing
+ * imported, so Node does not scan all of playwright-core for named exports (about 90 ms more on 2 cores), and
+ * its two large bundles are compiled with V8's code cache (src/util/code-cache.ts: about half the load time).
+ * @throws when the playwright package is missing
  */
 function chromiumDriver(): typeof import('playwright').chromium {
-  playwright ??= createRequire(import.meta.url)('playwright') as typeof import('playwright');
+  playwright ??= requireWithCodeCache<typeof import('playwright')>('playwright', import.meta.url, PLAYWRIGHT_BUNDLES);
   return playwright.chromium;
 }
 
