@@ -79,7 +79,7 @@ export const IDLE_WINDOW_MS = 700;
  * When a page that shows no sign of motion is checked in its idle window, ms after the window opened: a page
  * still then (see {@link isStillSince}) ends its window there instead of at {@link IDLE_WINDOW_MS}.
  */
-export const STILL_CHECK_MS = 100;
+export const STILL_CHECK_MS = 50;
 
 /** The idle window's mid-point check: the probe's snapshot and its count of motion sources. */
 interface IdleCheck {
