@@ -96,7 +96,8 @@ export function requireWithCodeCache<T>(specifier: string, fromUrl: string, file
   if (!dir) return req(specifier) as T;
   const original = M.prototype._compile;
   M.prototype._compile = function compileWithCache(this: Module, content: string, filename: string, ...rest: unknown[]) {
-    if (typeof content !== 'string' || content.length < CODE_CACHE_MIN_BYTES || !files.test(filename)) return original.call(this, content, filename, ...rest);
+    // (a file with a hashbang line would not parse inside the wrapper: Node's own loader handles it)
+    if (typeof content !== 'string' || content.length < CODE_CACHE_MIN_BYTES || !files.test(filename) || content.startsWith('#!')) return original.call(this, content, filename, ...rest);
     const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0${filename}\0`).update(content).digest('hex').slice(0, 16);
     const entry = path.join(dir, `${path.basename(filename).replace(/[^\w.-]/g, '_')}-${key}.bin`);
     let cachedData: Buffer | undefined;
