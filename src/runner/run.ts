@@ -421,7 +421,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   }
   const toEvaluate = tasks.filter((t) => !cached.has(t.id) && !t.inputProblem).length;
   if (toEvaluate > 1 && o.concurrency === undefined && !concurrencySet) {
-    await reporter.onError(`note: evaluating one at a time: ${configSource === '--reporter' ? 'there is no cookie.config.ts' : `${configSource} does not set \`concurrency\``}, and its default is 1. Fix: set \`concurrency: 2\` in the config (or pass --concurrency 2) to run ${Math.min(2, toEvaluate)} at once (each takes a browser and a CPU core)`);
+    await reporter.onError(`note: evaluating one at a time: ${configSource === '--reporter' ? 'there is no cookie.config.ts' : `${configSource} does not set \`concurrency\``}, and its default is 1. To go faster, set \`concurrency: 2\` in the config (or pass --concurrency 2) to run ${Math.min(2, toEvaluate)} at once (each takes a browser and a CPU core)`);
   }
   const limit = pLimit(config.concurrency);
   // environment is set whenever runOne evaluates (only uncached tasks are evaluated, and they described it above)

@@ -6,9 +6,9 @@
 // gain: the cache is written when the process ends (after the run), so it holds every function the run compiled
 // lazily (launch, CDP, screenshots), not only the top level (v8-compile-cache writes right after compiling, which
 // measured no gain here). The cache lives in ~/.cache/cookie/v8, out of reach of candidates (the install sandbox
-// mounts no home folder; src/deploy/sandbox.ts); a file's entry is named by the hash of its content, Node's
-// version and the architecture, and V8 refuses data from another V8 or other flags (then the file is compiled as
-// usual and the entry written afresh). COOKIE_CODE_CACHE=0 turns it off; COOKIE_CODE_CACHE_DIR moves it.
+// mounts no home folder; src/deploy/sandbox.ts); a file's entry is named by the hash of its path, its content,
+// Node's version, the architecture and the process's V8 flags, and V8 refuses data it cannot use (then the file is
+// compiled as usual and the entry written afresh). COOKIE_CODE_CACHE=0 turns it off; COOKIE_CODE_CACHE_DIR moves it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -55,24 +55,38 @@ interface InternalModule {
 }
 const M = Module as unknown as InternalModule;
 
+/**
+ * Most entries kept in the cache folder (the newest written): one per Playwright install and set of V8 flags,
+ * so several projects or clones on one machine each keep theirs, and the folder stays a few tens of MB at most.
+ */
+export const CODE_CACHE_MAX_ENTRIES = 8;
+
 /** Scripts whose cached data is still to be written when the process ends: entry path → script. */
 const pending = new Map<string, vm.Script>();
 let exitHook = false;
 
 /** Write every pending entry (synchronously: called from the process's `exit` event). Never throws. */
 function writePending(): void {
+  const dirs = new Set<string>();
   for (const [entry, script] of pending) {
     try {
       fs.mkdirSync(path.dirname(entry), { recursive: true, mode: 0o700 });
       writeFileAtomic.sync(entry, script.createCachedData(), { mode: 0o600 });
-      // entries of older contents of the same file (an upgraded Playwright) go
-      const prefix = path.basename(entry).replace(/-[0-9a-f]{16}\.bin$/, '-');
-      for (const f of fs.readdirSync(path.dirname(entry))) if (f.startsWith(prefix) && f !== path.basename(entry)) fs.rmSync(path.join(path.dirname(entry), f), { force: true });
+      dirs.add(path.dirname(entry));
     } catch {
       /* a read-only or full disk: the next run compiles as usual */
     }
   }
   pending.clear();
+  // the oldest entries beyond the cap go (an upgraded Playwright's, a deleted clone's)
+  for (const dir of dirs) {
+    try {
+      const entries = fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).map((f) => ({ f, at: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => b.at - a.at);
+      for (const { f } of entries.slice(CODE_CACHE_MAX_ENTRIES)) fs.rmSync(path.join(dir, f), { force: true });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
 }
 
 /**
@@ -98,7 +112,10 @@ export function requireWithCodeCache<T>(specifier: string, fromUrl: string, file
   M.prototype._compile = function compileWithCache(this: Module, content: string, filename: string, ...rest: unknown[]) {
     // (a file with a hashbang line would not parse inside the wrapper: Node's own loader handles it)
     if (typeof content !== 'string' || content.length < CODE_CACHE_MIN_BYTES || !files.test(filename) || content.startsWith('#!')) return original.call(this, content, filename, ...rest);
-    const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0${filename}\0`).update(content).digest('hex').slice(0, 16);
+    // V8 refuses data made under other V8 flags (--max-old-space-size, --stack-size): each set of flags gets its
+    // own entry, or processes started differently would rewrite one entry in turn
+    const flags = `${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`;
+    const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0${flags}\0${filename}\0`).update(content).digest('hex').slice(0, 16);
     const entry = path.join(dir, `${path.basename(filename).replace(/[^\w.-]/g, '_')}-${key}.bin`);
     let cachedData: Buffer | undefined;
     try {

@@ -125,7 +125,7 @@ describe('watch mode', () => {
     try {
       let mark = await waitFor(/watching \d+ input/, 0);
       // two evaluations, one at a time: the config does not set `concurrency`, and the run says why
-      expect(out).toContain(`note: evaluating one at a time: ${path.join(dir, 'cookie.config.ts')} does not set \`concurrency\`, and its default is 1. Fix: set \`concurrency: 2\` in the config (or pass --concurrency 2)`);
+      expect(out).toContain(`note: evaluating one at a time: ${path.join(dir, 'cookie.config.ts')} does not set \`concurrency\`, and its default is 1. To go faster, set \`concurrency: 2\` in the config (or pass --concurrency 2)`);
       fs.writeFileSync(path.join(dir, 'p0.html'), page('Page zero, edited'));
       mark = await waitFor(/change: p0\.html — re-running[\s\S]*Evaluations 2 · 2 passed · 0 below threshold · 0 errors · mean total [\d.]+ · 1 cached[\s\S]*watching/, mark);
       const res = readResults(path.join(dir, 'cookie-results')).evaluations;

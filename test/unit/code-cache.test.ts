@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CODE_CACHE_MIN_BYTES, codeCacheDir, PLAYWRIGHT_BUNDLES } from '../../src/util/code-cache.js';
+import { CODE_CACHE_MAX_ENTRIES, CODE_CACHE_MIN_BYTES, codeCacheDir, PLAYWRIGHT_BUNDLES } from '../../src/util/code-cache.js';
 
 // The V8 code cache of large CommonJS files (src/util/code-cache.ts, issue 13: Playwright's bundles load in
 // about half the time). Each case runs in a fresh Node process (the cache is read when a file is compiled,
@@ -33,14 +33,14 @@ function writeLargeModule(dir: string, salt = ''): string {
 }
 
 /** Require `target` in a fresh Node process through requireWithCodeCache; what it exported, what the cache did, what it printed. */
-function load(target: string, env: Record<string, string>, files: RegExp = /[\\/]large\.js$/): { value: Record<string, unknown>; uses: { file: string; entry: string; state: string }[]; stderr: string } {
+function load(target: string, env: Record<string, string>, files: RegExp = /[\\/]large\.js$/, nodeFlags: string[] = []): { value: Record<string, unknown>; uses: { file: string; entry: string; state: string }[]; stderr: string } {
   const script = `
     import { requireWithCodeCache } from ${JSON.stringify(MODULE)};
     const uses = [];
     const m = requireWithCodeCache(${JSON.stringify(target)}, ${JSON.stringify(pathToFileURL(path.join(ROOT, 'package.json')).href)}, new RegExp(${JSON.stringify(files.source)}), uses);
     const value = typeof m.chromium === 'object' ? { launch: typeof m.chromium.launch } : { ...m, later: await m.later() };
     console.log(JSON.stringify({ value, uses }));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   expect(r.status, r.stderr).toBe(0);
   return { ...JSON.parse(r.stdout.trim().split('\n').pop()!), stderr: r.stderr };
 }
@@ -80,7 +80,7 @@ describe('V8 code cache of large CommonJS files', () => {
     expect(load(file, { COOKIE_CODE_CACHE_DIR: cache }).uses.map((u) => u.state)).toEqual(['hit']);
   });
 
-  it('changed content gets its own entry (never the old code), and the old entry is removed', () => {
+  it('changed content gets its own entry (never the old code); the folder keeps only the newest entries', () => {
     const dir = tmp();
     const cache = path.join(tmp(), 'v8');
     const file = writeLargeModule(dir);
@@ -91,7 +91,24 @@ describe('V8 code cache of large CommonJS files', () => {
     expect(changed.value.sum).toBe(6999);
     expect(changed.uses[0]!.state).toBe('miss');
     expect(changed.uses[0]!.entry).not.toBe(old);
-    expect(fs.readdirSync(cache)).toEqual([path.basename(changed.uses[0]!.entry)]);
+    // more contents than the cap: the oldest entries go, the newest stay
+    const entries: string[] = [old, changed.uses[0]!.entry];
+    for (let i = 0; i < CODE_CACHE_MAX_ENTRIES; i++) {
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/sum: f\d+\(1\)/, `sum: f${6990 - i}(1)`));
+      entries.push(load(file, { COOKIE_CODE_CACHE_DIR: cache }).uses[0]!.entry);
+    }
+    expect(fs.readdirSync(cache).sort()).toEqual(entries.slice(-CODE_CACHE_MAX_ENTRIES).map((e) => path.basename(e)).sort());
+  });
+
+  it('processes started with other V8 flags keep entries of their own instead of rewriting one in turn', () => {
+    const dir = tmp();
+    const cache = path.join(tmp(), 'v8');
+    const file = writeLargeModule(dir);
+    const plain = () => load(file, { COOKIE_CODE_CACHE_DIR: cache });
+    const flagged = () => load(file, { COOKIE_CODE_CACHE_DIR: cache }, undefined, ['--stack-size=2000']);
+    expect([plain(), flagged()].map((r) => r.uses[0]!.state)).toEqual(['miss', 'miss']);
+    expect([plain(), flagged(), plain()].map((r) => r.uses[0]!.state)).toEqual(['hit', 'hit', 'hit']);
+    expect(fs.readdirSync(cache)).toHaveLength(2);
   });
 
   it('off with COOKIE_CODE_CACHE=0 (nothing read or written); a cache folder that cannot be written costs nothing but the cache', () => {
