@@ -337,8 +337,12 @@
     if (el.isContentEditable) return 'textbox';
     return 'clickable';
   }
+  // classes that say what state an element is in, not what it is: a tip button that becomes "active" when clicked
+  // is the same button (its group and signature must not change, or the explorer takes it for a new control and
+  // clicks it again: a new user's trial on 2026-12-07)
+  const STATE_CLASS = /^(?:active|selected|current|open|opened|show|shown|visible|hidden|hide|disabled|enabled|checked|focus|focused|hover|hovered|pressed|on|off|expanded|collapsed|done|completed?|correct|wrong|incorrect|invalid|valid|success|playing|paused|running|loading|loaded|flipped|matched|revealed|highlighted?|chosen|picked|toggled|(?:is|has)-[\w-]+)$/i;
   function classKey(el) {
-    const c = (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).split(/\s+/).filter(Boolean).sort().slice(0, 3).join('.');
+    const c = (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).split(/\s+/).filter((k) => k && !STATE_CLASS.test(k)).sort().slice(0, 3).join('.');
     return el.tagName.toLowerCase() + (c ? '.' + c : '');
   }
   function cssPath(el) {

@@ -176,6 +176,14 @@ document.getElementById('cart').addEventListener('click', (e) => { const b = e.t
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Countdown</title></head><body><label>Event <input id="when" type="datetime-local"></label><input id="name" placeholder="Event name"><p id="out">Pick a date</p>
 <script>document.getElementById('when').addEventListener('change', (e) => { const t = new Date(e.target.value); document.getElementById('out').textContent = isNaN(t) ? 'Counting down to Invalid Date: NaN days' : 'Counting down to ' + t.getFullYear(); });</script></body></html>`,
   );
+  // a tip calculator as LLMs write it (a new user's trial, 2026-12-07): the chosen tip button gets the class
+  // "active", a Tailwind-free row of look-alike buttons
+  fs.writeFileSync(
+    path.join(dir, 'tips.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tip calculator</title><style>.tip-btn{padding:10px 16px;border:0;border-radius:10px;background:#eef}.tip-btn.active{background:#667eea;color:#fff}</style></head><body>
+<label>Bill <input id="bill" type="number"></label><div class="tip-buttons"><button class="tip-btn" data-tip="10">10%</button><button class="tip-btn active" data-tip="15">15%</button><button class="tip-btn" data-tip="20">20%</button><button class="tip-btn" data-tip="25">25%</button></div><p id="out"></p>
+<script>document.querySelectorAll('.tip-btn').forEach((b) => b.addEventListener('click', () => { document.querySelectorAll('.tip-btn').forEach((x) => x.classList.remove('active')); b.classList.add('active'); document.getElementById('out').textContent = 'Tip ' + b.dataset.tip + '%'; }));</script></body></html>`,
+  );
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -277,6 +285,23 @@ describe('probe: visibility and layout', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([750, 1624]);
     expect(m).toMatchObject({ viewport: 375, dpr: 2 });
     expect(s.page.viewportSize()).toEqual({ width: 1280, height: 800 });
+  });
+});
+
+describe('probe: controls keep their identity', () => {
+  it('a button that becomes "active" when clicked keeps its group and signature (the explorer must not take it for a new control); the row is one group', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/tips.html`);
+    type Scanned = { name: string; group: string; signature: string }[];
+    const scan = () => evalIn<Scanned>(s.page, 'window.__cookieProbe.scan().filter((e) => e.role === "button").map((e) => ({ name: e.name, group: e.group, signature: e.signature }))', 10_000);
+    const before = await scan();
+    expect(before.map((e) => e.name)).toEqual(['10%', '15%', '20%', '25%']);
+    expect(new Set(before.map((e) => e.group)).size).toBe(1);
+    await s.page.click('text=25%');
+    expect(await s.page.textContent('#out')).toBe('Tip 25%');
+    expect(await s.page.getAttribute('[data-tip="25"]', 'class')).toBe('tip-btn active');
+    expect(await scan()).toEqual(before);
   });
 });
 
