@@ -823,7 +823,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       severity: c ? 'critical' : 'minor',
       dimension: 'functionality',
       title: `Dead ${primary ? 'button' : 'control'} "${t.name || t.tag}"`,
-      detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).${c ? ` It serves the brief's core action "${conceptOfControl(t.name)}": the app's core does not work.` : ' A secondary control (not named by the brief).'}`,
+      detail: `Clicked ${tries.length} times; nothing visible changed (no DOM change, no pixel change beyond the page's own animation, no dialog or navigation).${c ? ` It serves the brief's core action "${conceptOfControl(t.name)}", which this control does not perform.` : ' A secondary control (not named by the brief).'}`,
       rubricItem: '13',
       points: c ? 3 : primary ? 0.5 : 0.5,
       cap: c ? undefined : 'dead-controls',
