@@ -786,12 +786,16 @@
     let moved = gcs(el).transform !== 'none';
     let designed = false;
     eachAncestor(el, document.body, (e, c, clips) => {
-      if (clips && /(hidden|clip)/.test(c.overflowX)) {
-        if (moved || e.scrollLeft > 0) return !(designed = true);
+      if (clips && c.overflowX !== 'visible') {
+        // a box a user can scroll, or whose content a transform or a script moved: cut by design
+        if (!/(hidden|clip)/.test(c.overflowX) || moved || e.scrollLeft > 0) {
+          designed = true;
+          return false;
+        }
         const b = rectOf(e);
         left = Math.max(left, b.left);
         right = Math.min(right, b.right);
-      } else if (clips && c.overflowX !== 'visible') return !(designed = true);
+      }
       if (c.transform !== 'none') moved = true;
       return true;
     });

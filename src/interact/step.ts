@@ -274,22 +274,23 @@ export class StepRecorder {
       let why = verdict.why;
       // nothing else showed on a page that moves by itself: did the action start or stop that motion?
       if (kind !== 'changed' && idleGrid && countRegions(idleGrid) >= 2 && after.img) {
-        // the app runs for about the baseline's length, then is looked at: changed regions per second since `from`
-        const lookAfter = async (from: Shot): Promise<{ shot: Capture; rate: number | null }> => {
+        // the app runs for about the baseline's length, then is looked at: changed regions per second since the
+        // look at `fromAt` (its pixels `from`); null rate when the screenshot failed
+        const lookAfter = async (from: Shot['img'], fromAt: number): Promise<{ img: Shot['img'] | null; at: number; rate: number | null }> => {
           await clock.run().catch(() => {});
           await sleep(Math.min(600, Math.max(250, idleMs)));
           await clock.pause().catch(() => {});
           videoEnd = clock.videoOffset();
-          const shot = await capture(null, refArg);
-          return { shot, rate: shot.img ? regionsPerSecond(changedRegions(from.img, shot.img, masks), shot.at - from.at) : null };
+          const { img, at } = await capture(null, refArg);
+          return { img, at, rate: img ? regionsPerSecond(changedRegions(from, img, masks), at - fromAt) : null };
         };
-        const later = await lookAfter({ ...after, img: after.img });
-        if (later.rate !== null) {
+        const later = await lookAfter(after.img, after.at);
+        if (later.img && later.rate !== null) {
           motion = { before: regionsPerSecond(idleGrid, idleMs), after: later.rate };
           // a change seen once is looked at again: a pause holds, the page's own animation changing pace does not
           // (a decorative sun drifting ease-in-out slowed near its turning point as a dead button was clicked)
           if (motionChange(motion.before, motion.after)) {
-            const again = await lookAfter({ ...later.shot, img: later.shot.img! });
+            const again = await lookAfter(later.img, later.at);
             if (again.rate !== null) motion.later = again.rate;
             const m = motion.later !== undefined ? lastingMotionChange(motion.before, motion.after, motion.later) : null;
             if (m) {

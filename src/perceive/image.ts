@@ -64,10 +64,9 @@ export function contentShare(img: Rgba): number {
   const { data } = img;
   const n = data.length / 4;
   const step = Math.max(1, Math.floor(n / 250_000));
-  const { counts, top } = quantisedHistogram(data, n, step);
-  let count = 0;
-  for (let k = 0; k < counts.length; k++) count += counts[k]!;
-  return Math.round((1 - top / count) * 1000) / 1000;
+  const { top } = quantisedHistogram(data, n, step);
+  // the pixels sampled: every step-th of n
+  return Math.round((1 - top / Math.ceil(n / step)) * 1000) / 1000;
 }
 
 /**
@@ -170,7 +169,7 @@ export function colourStats(img: Rgba): { saturatedShare: number; hueFamilies: n
       if (d > 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
       hues[Math.floor((((h * 60 + 360) % 360) / 360) * 12) % 12]!++;
     }
-    const key = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+    const key = quantised(data, o);
     if (key !== bg) {
       const x = i % width, y = Math.floor(i / width);
       cx += x;
@@ -190,6 +189,11 @@ export function colourStats(img: Rgba): { saturatedShare: number; hueFamilies: n
   };
 }
 
+/** The colour of the pixel at byte offset `o`, quantised to 5 bits a channel (0–32,767). */
+function quantised(data: Buffer, o: number): number {
+  return ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+}
+
 /**
  * Counts of the sampled pixels (every `step`-th of `n`) per colour quantised to 5 bits a channel (32,768 bins,
  * a typed array: a Map cost 4–5 ms a screenshot), and the largest count.
@@ -199,7 +203,7 @@ function quantisedHistogram(data: Buffer, n: number, step: number): { counts: Ui
   let top = 0;
   for (let i = 0; i < n; i += step) {
     const o = i * 4;
-    const k = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+    const k = quantised(data, o);
     const c = ++counts[k]!;
     if (c > top) top = c;
   }
@@ -214,7 +218,7 @@ function dominantColour(img: Rgba): number {
   const { counts, top } = quantisedHistogram(data, n, step);
   for (let i = 0; i < n; i += step) {
     const o = i * 4;
-    const k = ((data[o]! >> 3) << 10) | ((data[o + 1]! >> 3) << 5) | (data[o + 2]! >> 3);
+    const k = quantised(data, o);
     if (counts[k] === top) return k;
   }
   return 0;

@@ -16,3 +16,12 @@ export function writeTextAtomic(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic.sync(file, text);
 }
+
+/**
+ * Write bytes atomically (see {@link writeJsonAtomic}); `private`: the folder is created 0700 and the file
+ * written 0600 (a cache only its owner may read or change).
+ */
+export function writeBytesAtomic(file: string, data: Uint8Array, opts: { private?: boolean } = {}): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, ...(opts.private ? { mode: 0o700 } : {}) });
+  writeFileAtomic.sync(file, Buffer.from(data.buffer, data.byteOffset, data.byteLength), opts.private ? { mode: 0o600 } : {});
+}

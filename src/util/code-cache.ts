@@ -6,16 +6,16 @@
 // gain: the cache is written when the process ends (after the run), so it holds every function the run compiled
 // lazily (launch, CDP, screenshots), not only the top level (v8-compile-cache writes right after compiling, which
 // measured no gain here). The cache lives in ~/.cache/cookie/v8, out of reach of candidates (the install sandbox
-// mounts no home folder; src/deploy/sandbox.ts); a file's entry is named by the hash of its path, its content,
-// Node's version, the architecture and the process's V8 flags, and V8 refuses data it cannot use (then the file is
-// compiled as usual and the entry written afresh). COOKIE_CODE_CACHE=0 turns it off; COOKIE_CODE_CACHE_DIR moves it.
+// mounts no home folder; src/deploy/sandbox.ts); a file's entry is named by the hash of its path and identity on
+// disk (size, inode, modification and change times), Node's version, the architecture and the process's V8 flags,
+// and V8 refuses data it cannot use (then the file is compiled as usual and the entry written afresh). COOKIE_CODE_CACHE=0 turns it off; COOKIE_CODE_CACHE_DIR moves it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
-import writeFileAtomic from 'write-file-atomic';
+import { writeBytesAtomic } from './atomic.js';
 
 /** Files smaller than this (bytes) load as usual: their parse time is not worth a cache entry. */
 export const CODE_CACHE_MIN_BYTES = 256 * 1024;
@@ -65,13 +65,12 @@ export const CODE_CACHE_MAX_ENTRIES = 8;
 const pending = new Map<string, vm.Script>();
 let exitHook = false;
 
-/** Write every pending entry (synchronously: called from the process's `exit` event). Never throws. */
+/** Write every pending entry (synchronously: the process's `exit` event calls it). Never throws. */
 function writePending(): void {
   const dirs = new Set<string>();
   for (const [entry, script] of pending) {
     try {
-      fs.mkdirSync(path.dirname(entry), { recursive: true, mode: 0o700 });
-      writeFileAtomic.sync(entry, script.createCachedData(), { mode: 0o600 });
+      writeBytesAtomic(entry, script.createCachedData(), { private: true });
       dirs.add(path.dirname(entry));
     } catch {
       /* a read-only or full disk: the next run compiles as usual */
@@ -115,7 +114,11 @@ export function requireWithCodeCache<T>(specifier: string, fromUrl: string, file
     // V8 refuses data made under other V8 flags (--max-old-space-size, --stack-size): each set of flags gets its
     // own entry, or processes started differently would rewrite one entry in turn
     const flags = `${process.execArgv.join(' ')}\0${env.NODE_OPTIONS ?? ''}`;
-    const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0${flags}\0${filename}\0`).update(content).digest('hex').slice(0, 16);
+    // the file as it is on disk, not its 7 MB of text (hashing that cost 11 ms at every start): any rewrite of the
+    // file (a reinstall, an upgrade, an edit) changes its change time, which no program can set back
+    const st = fs.statSync(filename, { bigint: true });
+    const identity = `${filename}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const key = crypto.createHash('sha256').update(`${process.version}\0${process.arch}\0${flags}\0${identity}`).digest('hex').slice(0, 16);
     const entry = path.join(dir, `${path.basename(filename).replace(/[^\w.-]/g, '_')}-${key}.bin`);
     let cachedData: Buffer | undefined;
     try {
@@ -149,9 +152,4 @@ export function requireWithCodeCache<T>(specifier: string, fromUrl: string, file
   } finally {
     M.prototype._compile = original;
   }
-}
-
-/** Write the pending entries now (tests; a long-lived process that wants its cache before it exits). Never throws. */
-export function flushCodeCache(): void {
-  writePending();
 }
