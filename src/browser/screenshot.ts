@@ -22,18 +22,104 @@ export function cdpSessionOf(page: Page): Promise<CDPSession | null> {
 }
 
 /**
+ * The main frame's document commits and loads, as the page's CDP session reports them (`Page.frameNavigated`
+ * for a frame without a parent: a new document, never a same-document navigation; `Page.loadEventFired`).
+ */
+interface DocumentWatch {
+  /** Whether the last committed document fired its load event (or came back from the back/forward cache). */
+  loaded: boolean;
+  /** Called at the next commit, then forgotten. */
+  onCommit: Set<() => void>;
+  /** Called at the next load, then forgotten. */
+  onLoad: Set<() => void>;
+}
+
+const watches = new WeakMap<CDPSession, Promise<DocumentWatch | null>>();
+
+/** The session's {@link DocumentWatch} (enables its Page domain once, 5-s limit); null when the session has none. */
+function documentWatch(cdp: CDPSession): Promise<DocumentWatch | null> {
+  let w = watches.get(cdp);
+  if (!w) {
+    w = (async () => {
+      if (typeof cdp.on !== 'function') return null;
+      const watch: DocumentWatch = { loaded: true, onCommit: new Set(), onLoad: new Set() };
+      const call = (set: Set<() => void>) => {
+        const due = [...set];
+        set.clear();
+        due.forEach((f) => f());
+      };
+      cdp.on('Page.frameNavigated', (e) => {
+        if (e.frame.parentId) return;
+        watch.loaded = e.type === 'BackForwardCacheRestore';
+        call(watch.onCommit);
+      });
+      cdp.on('Page.loadEventFired', () => {
+        watch.loaded = true;
+        call(watch.onLoad);
+      });
+      await timebox(cdp.send('Page.enable'), 5000, 'CDP Page domain');
+      return watch;
+    })().catch(() => null);
+    watches.set(cdp, w);
+  }
+  return w;
+}
+
+/** Resolves at the next call of `set`'s listeners; `cancel` forgets the listener (the promise then never settles). */
+function next(set: Set<() => void>): { happened: Promise<void>; cancel: () => void } {
+  let listener = () => {};
+  const happened = new Promise<void>((resolve) => set.add((listener = resolve)));
+  return { happened, cancel: () => void set.delete(listener) };
+}
+
+/** How long a capture stranded by a new document waits for that document's load before it is asked again, ms. */
+export const STRANDED_CAPTURE_LOAD_WAIT_MS = 5000;
+
+/**
  * A PNG of the page's viewport at its current size (CSS px × device pixel ratio), the caret as the page
  * shows it. Time-boxed by `timeoutMs` (+1 s for the fallback).
+ *
+ * Chromium drops a `Page.captureScreenshot` whose document is replaced while it runs: the request is never
+ * answered (a page that reloads itself in a loop lost one capture in fifteen this way on a 2-core machine,
+ * and the capture then waited out its whole limit, as if the page gave no frame). A capture the main frame's
+ * next document overtakes is therefore asked again once that document loaded (≤ {@link
+ * STRANDED_CAPTURE_LOAD_WAIT_MS}), within the same `timeoutMs`.
  * @param opts.fast Chromium's speed-optimised PNG encoding (`optimizeForSpeed`): the same pixels in a PNG
  *   2–3× larger, about 0.1 s less per capture of a detailed page on a 2-core machine. For captures compared
  *   in memory, or recompressed before they are kept (keepPng, common/png.ts)
- * @throws when the page does not paint within the limit or is closed
+ * @throws StageTimeoutError ("screenshot timed out after `timeoutMs` ms") when the page does not paint within
+ *   the limit; the browser's error when the page is closed
  */
 export async function viewportPng(page: Page, timeoutMs: number, opts: { fast?: boolean } = {}): Promise<Buffer> {
   const cdp = await cdpSessionOf(page);
   if (cdp) {
+    let over = false;
+    const waiting = new Set<() => void>();
+    const capture = async (): Promise<string> => {
+      const watch = await documentWatch(cdp);
+      for (;;) {
+        const commit = watch ? next(watch.onCommit) : null;
+        if (commit) waiting.add(commit.cancel);
+        const shot = cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.fast ? { optimizeForSpeed: true } : {}) });
+        shot.catch(() => {});
+        // a commit while the capture runs may strand it: it is asked again (a capture answered first is kept)
+        const data = await Promise.race([shot.then((v) => v.data), ...(commit ? [commit.happened.then(() => null)] : [])]);
+        commit?.cancel();
+        if (data !== null || over || !watch) return data ?? '';
+        // the new document's load (bounded: one that never loads is captured as it is)
+        if (!watch.loaded) {
+          const load = next(watch.onLoad);
+          waiting.add(load.cancel);
+          await timebox(load.happened, STRANDED_CAPTURE_LOAD_WAIT_MS, 'load').catch(() => {});
+          load.cancel();
+        }
+      }
+    };
     try {
-      const { data } = await timebox(cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.fast ? { optimizeForSpeed: true } : {}) }), timeoutMs, 'screenshot');
+      const data = await timebox(capture(), timeoutMs, 'screenshot').finally(() => {
+        over = true;
+        waiting.forEach((cancel) => cancel());
+      });
       return Buffer.from(data, 'base64');
     } catch (e) {
       if (page.isClosed() || /timed out/.test(String(e))) throw e;

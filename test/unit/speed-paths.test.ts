@@ -28,6 +28,30 @@ describe('viewport screenshots through the DevTools protocol', () => {
     expect((await viewportPng(broken, 1000)).equals(png([[2, 2]]))).toBe(true);
     expect(calls).toContain('screenshot');
   });
+
+  it('asks again, once the new document loaded, for a capture the page replaced its document under (Chromium never answers it)', async () => {
+    const never = new Promise<Buffer>(() => {});
+    const { page, calls, cdpEvents } = fakePage({ capture: async (n) => (n === 0 ? never : png([[3, 3]])) });
+    const shot = viewportPng(page, 10_000);
+    // the first capture is on its way; the page commits its next document (a reload), then loads it
+    await expect.poll(() => calls.filter((c) => c === 'cdp:Page.captureScreenshot').length).toBe(1);
+    cdpEvents.emit('Page.frameNavigated', { frame: { id: 'main' }, type: 'Navigation' });
+    await new Promise((r) => setTimeout(r, 20));
+    // not asked again before the new document loaded
+    expect(calls.filter((c) => c === 'cdp:Page.captureScreenshot')).toHaveLength(1);
+    cdpEvents.emit('Page.loadEventFired', { timestamp: 1 });
+    expect((await shot).equals(png([[3, 3]]))).toBe(true);
+    expect(calls.filter((c) => c.startsWith('cdp:'))).toEqual(['cdp:Page.enable', 'cdp:Page.captureScreenshot', 'cdp:Page.captureScreenshot']);
+  });
+
+  it("keeps waiting on its capture when only a frame inside the page navigated, and times out with the caller's limit", async () => {
+    const { page, calls, cdpEvents } = fakePage({ capture: () => new Promise<Buffer>(() => {}) });
+    const shot = viewportPng(page, 300);
+    await expect.poll(() => calls.filter((c) => c === 'cdp:Page.captureScreenshot').length).toBe(1);
+    cdpEvents.emit('Page.frameNavigated', { frame: { id: 'ad', parentId: 'main' }, type: 'Navigation' });
+    await expect(shot).rejects.toThrow('screenshot timed out after 300 ms');
+    expect(calls.filter((c) => c === 'cdp:Page.captureScreenshot')).toHaveLength(1);
+  });
 });
 
 describe('the WebGL renderer is remembered per host, browser build and flags', () => {
