@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Reporter, RunResults } from '../src/types.js';
+import { announce } from './announce.js';
 import { writeJsonAtomic } from '../src/util/atomic.js';
 
 /** Options of the json reporter. */
@@ -23,6 +24,8 @@ export class JsonReporter implements Reporter {
       process.stdout.write(JSON.stringify(run, null, 2) + '\n');
       return;
     }
-    writeJsonAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'report.json'), run);
+    const file = path.resolve(outputDir, this.opts.outputFile ?? 'report.json');
+    writeJsonAtomic(file, run);
+    announce(run, 'JSON report', file);
   }
 }

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type junitModule from 'junit-report-builder';
 import type { EvaluationResult, Reporter, RunResults } from '../src/types.js';
 import { describeTrials, formatSpread, runTrials, unstableReason } from '../src/runner/trials.js';
+import { announce } from './announce.js';
 import { writeTextAtomic } from '../src/util/atomic.js';
 import { rankDefects, verdictOf, worstDefect } from './verdict.js';
 
@@ -121,6 +122,8 @@ export class JunitReporter implements Reporter {
   }
 
   onRunEnd(run: RunResults, outputDir: string): void {
-    writeTextAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml'), JunitReporter.build(run, { outputDir, cwd: this.opts.cwd }));
+    const file = path.resolve(outputDir, this.opts.outputFile ?? 'junit.xml');
+    writeTextAtomic(file, JunitReporter.build(run, { outputDir, cwd: this.opts.cwd }));
+    announce(run, 'JUnit report', file);
   }
 }

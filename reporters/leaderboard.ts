@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { announce } from './announce.js';
 import { runTrials, trialMeans } from '../src/runner/trials.js';
 import type { Reporter, RunResults, Spread } from '../src/types.js';
 import { writeJsonAtomic } from '../src/util/atomic.js';
@@ -66,6 +67,8 @@ export class LeaderboardReporter implements Reporter {
   constructor(private readonly opts: LeaderboardReporterOptions = {}) {}
 
   onRunEnd(run: RunResults, outputDir: string): void {
-    writeJsonAtomic(path.resolve(outputDir, this.opts.outputFile ?? 'leaderboard.json'), buildLeaderboard(run));
+    const file = path.resolve(outputDir, this.opts.outputFile ?? 'leaderboard.json');
+    writeJsonAtomic(file, buildLeaderboard(run));
+    announce(run, 'Leaderboard', file);
   }
 }

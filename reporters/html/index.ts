@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { announce } from '../announce.js';
 import type { EvaluationResult, Evidence, InteractionTrace, Reporter, RunResults, TraceStep } from '../../src/types.js';
 import { describeTrials, runTrials, trialMeans, unstableReason } from '../../src/runner/trials.js';
 import { writeTextAtomic } from '../../src/util/atomic.js';
@@ -154,6 +155,6 @@ export class HtmlReporter implements Reporter {
 
   onRunEnd(run: RunResults, outputDir: string): void {
     const index = writeHtmlReport(run, outputDir, this.opts.outputFolder ?? REPORT_DIR);
-    process.stdout.write(`HTML report: ${index}  (cookie show-report ${path.relative(process.cwd(), outputDir) || '.'})\n`);
+    announce(run, 'HTML report', index, `(cookie show-report ${path.relative(process.cwd(), outputDir) || '.'})`);
   }
 }

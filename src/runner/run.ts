@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Browser } from 'playwright';
+import { stdoutCarriesRun } from '../../reporters/announce.js';
 import { checkReporterNames, FILE_REPORTERS, multiplex, reporterNameErrors } from '../../reporters/index.js';
 import { BrowserPool, openBrowser, webglRenderer, webglRendererCached } from '../browser/launch.js';
 import { CDN_INSTALL_FIX, offlineCdnInstalled } from '../deploy/cdn.js';
@@ -163,9 +164,9 @@ function override(config: ResolvedConfig, o: RunOptions): ResolvedConfig {
   // console reporter stays unless silent; a name given twice is created once
   let reporters: ResolvedConfig['reporters'] = dedupeReporters([...(o.silent ? [] : ['console']), ...config.reporters.filter((r) => !(o.silent && r === 'console')), ...(o.reporters ?? []).map((r) => resolveEntryPath(r, o.cwd))]);
   if ((o.env ?? process.env).GITHUB_ACTIONS === 'true' && !reporters.some((r) => entryName(r) === 'github')) reporters.push('github');
-  // --output-file name=path: that reporter, on, writing there (Vitest --outputFile.<reporter>)
+  // --output-file name=path: that reporter, on, writing there (Vitest --outputFile.<reporter>); `-` is stdout (json)
   for (const [name, file] of Object.entries(o.outputFiles ?? {})) {
-    const target = { [FILE_REPORTERS[name]!]: path.resolve(o.cwd, file) };
+    const target = { [FILE_REPORTERS[name]!]: file === '-' ? '-' : path.resolve(o.cwd, file) };
     reporters = reporters.some((r) => entryName(r) === name) ? reporters.map((r) => (entryName(r) === name ? [name, { ...entryOptions(r), ...target }] : r)) : [...reporters, [name, target]];
   }
   return {
@@ -205,6 +206,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     for (const name of Object.keys(o.outputFiles ?? {})) {
       checkReporterNames([name], `--output-file.${name}`);
       if (!FILE_REPORTERS[name]) throw new InputError(`--output-file.${name}`, `"${name}"`, `the ${name} reporter writes no file`, `use one of ${Object.keys(FILE_REPORTERS).map((n) => `--output-file.${n}=PATH`).join(', ')}`);
+      if (o.outputFiles![name] === '-' && name !== 'json') throw new InputError(`--output-file.${name}`, '"-"', `only the json reporter prints to stdout`, `name a file, e.g. --output-file.${name}=${name === 'html' ? 'report' : `${name}.${name === 'junit' ? 'xml' : 'json'}`}`);
     }
     config = override(loaded.config, o);
     configSource = loaded.file ?? '--reporter';
@@ -212,11 +214,14 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     return { run: null, exitCode: 2, specErrors: [(e as Error).message], inputs };
   }
   let reporters: Reporter[];
+  const jsonOnStdout = stdoutCarriesRun({ config });
   try {
-    // junit and github write paths relative to the run's working directory (CI's checkout)
+    // junit and github write paths relative to the run's working directory (CI's checkout); when stdout
+    // carries the run as JSON, the console reporter writes to stderr (`cookie test --output-file.json=- | jq`)
     reporters = await createReporters(
       config.reporters.map((r) => {
         const name = entryName(r);
+        if (name === 'console' && jsonOnStdout) return ['console', { ...entryOptions(r), stream: process.stderr }];
         return name === 'junit' || name === 'github' ? [name, { cwd: o.cwd, ...entryOptions(r) }] : r;
       }),
       configSource,
@@ -315,7 +320,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
   if (tasks.some((t) => t.candidate.generate)) {
     const { generationInputs, prepareGenerated } = await import('../generate/spec.js');
     try {
-      await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || process.stdout.write(`${line}\n`)));
+      await prepareGenerated(tasks, config, outputDir, (line) => void (o.silent || (jsonOnStdout ? process.stderr : process.stdout).write(`${line}\n`)));
     } catch (e) {
       await reporter.onError((e as Error).message);
       return { run: null, exitCode: 2, specErrors: [...specErrors, (e as Error).message], inputs, reported };

@@ -70,6 +70,26 @@ describe('cookie test: runner flags', () => {
     expect(v.errors).toEqual([]);
   }, scaled(300_000));
 
+  it('--output-file.json=- prints the run as one JSON document on stdout; the console summary and where the JUnit file went are on stderr', async () => {
+    const dir = tmpDir('cookie-flags-');
+    writeFiles(dir, { 'missing.cookie.yaml': 'query:\n  id: gallery\n  prompt: A photo gallery with a lightbox.\n  language: en\n  kind: dynamic\ncandidates:\n  - { name: one, mode: html, path: one.html }\n' });
+    const r = await runCli(['test', '.', '--output-file.json=-', '--reporter', 'junit'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const run = JSON.parse(r.stdout) as ReturnType<typeof readResults>;
+    expect(run.evaluations.map((e) => [e.id, e.status])).toEqual([['gallery/one', 'error']]);
+    expect(fs.existsSync(path.join(dir, '-'))).toBe(false);
+    const err = stripVTControlCharacters(r.stderr);
+    expect(err).toContain(`JUnit report: ${path.join('cookie-results', 'junit.xml')}\n`);
+    expect(err).toMatch(/Evaluations 1 · 0 passed/);
+    // without it, the console and the JUnit line are on stdout as usual
+    const plain = await runCli(['test', '.', '--reporter', 'junit'], { cwd: dir });
+    expect(stripVTControlCharacters(plain.stdout)).toContain(`JUnit report: ${path.join('cookie-results', 'junit.xml')}\n`);
+    expect(plain.stderr).toBe('');
+    // only the json reporter prints to stdout
+    const junit = await runCli(['test', '.', '--output-file.junit=-'], { cwd: dir });
+    expect([junit.code, stripVTControlCharacters(junit.stdout + junit.stderr).trim()]).toEqual([2, expect.stringMatching(/--output-file\.junit: "-": only the json reporter prints to stdout\. Fix: name a file, e\.g\. --output-file\.junit=junit\.xml$/)]);
+  }, scaled(120_000));
+
   it('a bad or conflicting flag is one clear line naming the flag and the fix (exit 2)', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ bail: 1, maxFailures: 2 }, /^✗ --bail 1 and --max-failures 2 conflict/],
