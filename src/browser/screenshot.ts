@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'playwright';
+import type { CDPSession, Page, PageScreenshotOptions } from 'playwright';
 import { timebox } from '../util/timebox.js';
 
 // The viewport screenshot of a settled or frozen page, taken by the DevTools protocol directly
@@ -128,4 +128,22 @@ export async function viewportPng(page: Page, timeoutMs: number, opts: { fast?: 
     }
   }
   return timebox(page.screenshot({ timeout: timeoutMs, caret: 'initial' }), timeoutMs + 1000, 'screenshot');
+}
+
+/**
+ * Playwright's `page.screenshot(opts)` (its own frame synchronisation: the captures that follow a resize, and
+ * full-page ones), time-boxed by `limitMs`. Chromium refuses a capture whose document is replaced meanwhile
+ * ("Unable to capture screenshot": 2 of 30 captures of a page reloading every 100 ms); such a capture is asked
+ * once more after the next document's load (≤ 5 s).
+ * @throws the browser's error (a second refusal included); StageTimeoutError after `limitMs`
+ */
+export async function pageScreenshot(page: Page, opts: PageScreenshotOptions, limitMs: number, label = 'screenshot'): Promise<Buffer> {
+  const take = () => timebox(page.screenshot(opts), limitMs, label);
+  try {
+    return await take();
+  } catch (e) {
+    if (page.isClosed() || !/Unable to capture screenshot/.test(String(e))) throw e;
+    await page.waitForLoadState('load', { timeout: STRANDED_CAPTURE_LOAD_WAIT_MS }).catch(() => {});
+    return take();
+  }
 }

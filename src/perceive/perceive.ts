@@ -8,7 +8,7 @@ import { attempt, sleep, timebox } from '../util/timebox.js';
 import { StageTimeoutError } from '../errors.js';
 import { span } from '../util/profile.js';
 import { scrollThrough, waitForFrames, waitForStill } from '../browser/settle.js';
-import { viewportPng } from '../browser/screenshot.js';
+import { pageScreenshot, viewportPng } from '../browser/screenshot.js';
 import { axeFindings, loadAxe, type AxeWorld } from './axe.js';
 import { trackNetwork } from '../browser/network-quiet.js';
 import { blankCheck, colourStats, contentShare, decodePng, diffRatio, type Rgba } from './image.js';
@@ -60,7 +60,7 @@ export const SCROLL_THROUGH_MAX_SCREENS = 20;
 
 async function shoot(page: Page, file: string, evidenceDir: string, fullPage = false, clipHeight?: number): Promise<Buffer> {
   const opts = fullPage && clipHeight ? { fullPage, clip: { x: 0, y: 0, width: page.viewportSize()!.width, height: clipHeight } } : { fullPage };
-  const buf = await timebox(page.screenshot({ ...opts, animations: 'allow', caret: 'initial', timeout: 15_000 }), 20_000, `screenshot ${file}`);
+  const buf = await pageScreenshot(page, { ...opts, animations: 'allow', caret: 'initial', timeout: 15_000 }, 20_000, `screenshot ${file}`);
   fs.writeFileSync(path.join(evidenceDir, file), buf);
   return buf;
 }

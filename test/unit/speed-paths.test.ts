@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { webglRendererCached } from '../../src/browser/launch.js';
-import { viewportPng } from '../../src/browser/screenshot.js';
+import { pageScreenshot, viewportPng } from '../../src/browser/screenshot.js';
 import { fakePage, png } from '../fixtures/fake-page.js';
 import { tmpDir } from '../helpers.js';
 
@@ -51,6 +51,27 @@ describe('viewport screenshots through the DevTools protocol', () => {
     cdpEvents.emit('Page.frameNavigated', { frame: { id: 'ad', parentId: 'main' }, type: 'Navigation' });
     await expect(shot).rejects.toThrow('screenshot timed out after 300 ms');
     expect(calls.filter((c) => c === 'cdp:Page.captureScreenshot')).toHaveLength(1);
+  });
+});
+
+describe("Playwright's screenshot on a page that replaces its document", () => {
+  const refused = () => {
+    throw new Error('page.screenshot: Protocol error (Page.captureScreenshot): Unable to capture screenshot');
+  };
+  it('a capture Chromium refused because the document was replaced is asked once more after the next load', async () => {
+    let n = 0;
+    const { page, calls } = fakePage({ screenshot: () => (n++ === 0 ? refused() : png([[4, 4]])) });
+    expect((await pageScreenshot(page, { fullPage: true }, 5000)).equals(png([[4, 4]]))).toBe(true);
+    expect(calls).toEqual(['screenshot', 'waitForLoadState:load', 'screenshot']);
+  });
+
+  it('a second refusal, or any other error, is thrown as it is', async () => {
+    const twice = fakePage({ screenshot: refused });
+    await expect(pageScreenshot(twice.page, {}, 5000)).rejects.toThrow('Unable to capture screenshot');
+    expect(twice.calls.filter((c) => c === 'screenshot')).toHaveLength(2);
+    const other = fakePage({ screenshot: () => { throw new Error('Target page, context or browser has been closed'); } });
+    await expect(pageScreenshot(other.page, {}, 5000)).rejects.toThrow('has been closed');
+    expect(other.calls).toEqual(['screenshot']);
   });
 });
 
