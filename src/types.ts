@@ -642,6 +642,11 @@ export interface CoverInfo {
 /** A collection (list, table, card grid) as read in the page: its container's CSS path and its items. */
 export interface CollectionReading {
   id: string;
+  /**
+   * The kind of its items (tag and first class, e.g. `div.row`): a list read again after an action is read by
+   * the kind it held before while any child is still of that kind. Absent in evidence written before 2026-12-07.
+   */
+  key?: string;
   items: { text: string; done: boolean }[];
   /** The container was looked for (known from before) and is gone. */
   missing?: boolean;

@@ -976,9 +976,12 @@
     return values.length ? `${values.join(' ')} ${t}`.trim().slice(0, 120) : t;
   }
   /** Containers of ≥ 2 visible children of one kind (tag + classes) with text: lists, tables, card grids. */
+  // known: the collections read before the action, as { id, key } (a bare path: kind unknown). A list read
+  // again is read by the kind of item it held before while any child is still of that kind: a search that
+  // leaves one row beside a one-line toolbar lists that row, not the toolbar (a tie of one each)
   function collections(known) {
     const found = new Map();
-    const add = (el) => {
+    const add = (el, knownKey) => {
       if (!el || found.size >= 10) return;
       const path = cssPath(el);
       if (found.has(path)) return;
@@ -986,11 +989,15 @@
       const counts = new Map();
       for (const k of kids) counts.set(itemKey(k), (counts.get(itemKey(k)) || 0) + 1);
       let key = null, n = 0;
-      for (const [k, c] of counts) if (c > n) { key = k; n = c; }
+      if (knownKey && counts.has(knownKey)) key = knownKey;
+      else for (const [k, c] of counts) if (c > n) { key = k; n = c; }
       const items = kids.filter((k) => itemKey(k) === key).slice(0, 60).map((k) => ({ text: itemText(k), done: isDone(k) }));
-      found.set(path, { id: path, items });
+      found.set(path, key ? { id: path, key, items } : { id: path, items });
     };
-    for (const p of known || []) { try { const el = document.querySelector(p); if (el) add(el); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ } }
+    for (const k of known || []) {
+      const p = typeof k === 'string' ? k : k.id;
+      try { const el = document.querySelector(p); if (el) add(el, typeof k === 'string' ? undefined : k.key); else found.set(p, { id: p, items: [], missing: true }); } catch (e) { /* bad path */ }
+    }
     const all = allElements();
     const cands = [];
     for (let i = 0; i < all.length && i < MAX_ELEMENTS; i++) {

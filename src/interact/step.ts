@@ -218,7 +218,8 @@ export class StepRecorder {
     let videoEnd = clock.videoOffset();
     end = span('step.keyframe-after');
     // the keyframe and the page's readings after the action, taken together on the frozen app
-    const known = (readingsBefore?.collections ?? []).map((c) => c.id);
+    // each list read before, with the kind of item it held (read again by that kind)
+    const known = (readingsBefore?.collections ?? []).map((c) => (c.key ? { id: c.id, key: c.key } : c.id));
     const needsEmptyState = !!d.action.target && (CLEAR_WORDS.test(d.action.target.name) || ZERO_IDENTITY_KEYS.test(d.action.target.name));
     let [after, readingsAfter, external, empty] = await Promise.all([
       capture(name('after'), refArg),

@@ -186,6 +186,7 @@ document.getElementById('cart').addEventListener('click', (e) => { const b = e.t
   );
   // a "save" page that reloads itself every 100 ms (the hostile suite's reload loop, faster)
   fs.writeFileSync(path.join(dir, 'reloader.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Notes</title></head><body><h1>My notes</h1><input placeholder="Your name"><button>Save</button><script>setTimeout(() => location.reload(), 100);</script></body></html>`);
+  fs.copyFileSync(path.join(ROOT, 'test/precision/invariants/inbox-search-toolbar-ok.html'), path.join(dir, 'inbox.html'));
   server = await startStaticServer(dir);
   browser = await launchBrowser(defaultChromium());
 });
@@ -362,6 +363,25 @@ describe('probe: inline handlers', () => {
     await s.page.waitForFunction(() => true);
     await expect.poll(() => s.log.pageErrors.length).toBeGreaterThan(0);
     expect(s.log.pageErrors.map((e) => [e.origin, e.text.split(':')[0]])).toEqual([['app', 'SyntaxError']]);
+  });
+});
+
+describe('lists read before and after an action', () => {
+  it('a search that leaves one row beside the list\'s one-line toolbar is read as that row (the kind of item the list held before), not as the toolbar', async () => {
+    const s = await openAppSession(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+    sessions.push(s);
+    await s.page.goto(`${server.origin}/inbox.html`);
+    type Reading = { collections: { id: string; key?: string; items: { text: string }[] }[] };
+    const before = await evalIn<Reading>(s.page, 'window.__cookieProbe.readings(null, [])', 10_000);
+    const list = before.collections.find((c) => c.id === '#list')!;
+    expect([list.key, list.items.length]).toEqual(['div.mail', 5]);
+    await s.page.fill('#q', 'Alexandra');
+    const known = JSON.stringify(before.collections.map((c) => ({ id: c.id, key: c.key })));
+    const after = await evalIn<Reading>(s.page, `window.__cookieProbe.readings(null, ${known})`, 10_000);
+    expect(after.collections.find((c) => c.id === '#list')!.items.map((i) => i.text)).toEqual([expect.stringContaining('Alexandra Konstantinopoulou')]);
+    // a bare path (evidence of older runs): the most common kind, as before (here a tie the toolbar wins)
+    const bare = await evalIn<Reading>(s.page, `window.__cookieProbe.readings(null, ${JSON.stringify(before.collections.map((c) => c.id))})`, 10_000);
+    expect(bare.collections.find((c) => c.id === '#list')!.items.map((i) => i.text)).toEqual(['Inbox 1–1 of 1']);
   });
 });
 
