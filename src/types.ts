@@ -637,6 +637,11 @@ export interface CoverInfo {
   text: string;
   /** Share of the viewport it covers (0–1). */
   areaShare: number;
+  /**
+   * It is (inside) a passing notice: a live status message (role status/alert/log, aria-live, `<output>`) or an
+   * element named toast, snackbar or notification (absent in evidence written before 2026-12-07).
+   */
+  notice?: boolean;
 }
 
 /** A collection (list, table, card grid) as read in the page: its container's CSS path and its items. */

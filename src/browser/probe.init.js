@@ -473,6 +473,18 @@
     return im === 'numeric' || /^\^?(\\d|\[0-9)/.test(pat) || /cc-number|card|cvv|cvc|zip|postal|kartennummer|tarjeta|carte|卡号/.test(hint);
   }
 
+  /**
+   * Whether an element is (inside) a passing notice: a live status message (role status, alert or log,
+   * aria-live, <output>) or an element named toast, snackbar or notification, within three levels up.
+   */
+  function isNotice(el) {
+    if (el.closest('[role=status],[role=alert],[role=log],[aria-live=polite],[aria-live=assertive],output')) return true;
+    for (let e = el, i = 0; e && e !== document.body && i < 4; e = e.parentElement, i++) {
+      const name = (e.id || '') + ' ' + (typeof e.className === 'string' ? e.className : (e.getAttribute('class') || ''));
+      if (/toast|snack|notif/i.test(name)) return true;
+    }
+    return false;
+  }
   function box(ref) {
     const el = state.refs[ref];
     if (!el || !el.isConnected) return null;
@@ -494,7 +506,8 @@
       cover = { selector: cssPath(top), tag: top.tagName.toLowerCase(),
         dialog: !!top.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]'),
         interactive: !!(top.matches(INTERACTIVE) || top.querySelector('button,a[href],input,select,textarea,[role=button]') || top.closest('button,a[href],label')),
-        text: text(top, 60), areaShare: Math.round((tr.width * tr.height) / (innerWidth * innerHeight) * 1000) / 1000 };
+        text: text(top, 60), areaShare: Math.round((tr.width * tr.height) / (innerWidth * innerHeight) * 1000) / 1000,
+        notice: isNotice(top) };
     }
     return { x: r.x, y: r.y, width: r.width, height: r.height, cx, cy, covered, coveredBy: covered ? classKey(top) : null, cover };
   }

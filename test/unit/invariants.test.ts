@@ -248,6 +248,20 @@ describe('careful-tester checks', () => {
     expect(codes(click('Create account', false, { intercepted: cover, effect: none }))).toContain('click-intercepted:major');
     expect(run(click('Create account', false, { intercepted: { ...cover, dialog: true }, effect: none }))).toEqual([]);
   });
+  it("a toast the tester's last action raised over a cookie banner's Accept is no overlay, and Accept clicked under it is untested, not dead; a donut ring clicked in its hole is not intercepted", () => {
+    const none = { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' as const };
+    const toast = { selector: '#toast', tag: 'div', dialog: false, interactive: false, text: 'Added 1 × Aero Runner 2 (US 7) to your cart', areaShare: 0.015, notice: true };
+    const accept = () => click('Accept', false, { intercepted: toast, effect: none });
+    const add = () => click('Add to cart', true);
+    expect(codes(add(), accept(), accept())).toEqual([]);
+    // the same cover, not a notice: the overlay defect, and still no dead button beside it (no double penalty)
+    expect(codes(add(), click('Accept', false, { intercepted: { ...toast, notice: false }, effect: none }), click('Accept', false, { intercepted: { ...toast, notice: false }, effect: none }))).toEqual(['click-intercepted:major']);
+    // without a cover, two clicks that change nothing are a dead button, as before
+    expect(codes(add(), click('Accept', false, { effect: none }), click('Accept', false, { effect: none }))).toEqual(['dead-control:minor']);
+    const ring = click('', false, { intercepted: { selector: '#donut > text:nth-child(5)', tag: 'text', dialog: false, interactive: false, text: '100%', areaShare: 0.002 }, effect: none });
+    ring.action.target = { ...ring.action.target!, tag: 'circle', role: 'clickable' };
+    expect(run(ring)).toEqual([]);
+  });
   it('an animated overlay that swallows the click is still a defect: its own drift is pixels, not an effect; a real change under it is not', () => {
     const cover = { selector: 'div.aurora', tag: 'div', dialog: false, interactive: false, text: '', areaShare: 1 };
     const drift = { pixelChange: 0.02, targetPixelChange: 0.11, domMutations: 0, scrolled: false, screenChanged: true, kind: 'changed' as const, textChanged: 0 };

@@ -130,6 +130,12 @@ describe('key-driven games', () => {
   });
   it('a calculator that listens for digit keys, or a p5.js algorithm visualization on a large canvas, is not "keys do nothing" because arrows, WASD and Space did nothing', () => {
     expect(game(0, 0, 'Make a simple calculator web page with the four basic operations.')).toEqual([]);
+    // "keyboard support" claims its own keys (digits, operators), not the arrows, WASD and Space tried
+    expect(game(0, 0, 'Make an iPhone-style calculator with AC, +/-, %, the four operations and keyboard support.')).toEqual([]);
+    expect(game(0, 0, 'Ein Taschenrechner mit Tastaturunterstützung')).toEqual([]);
+    // a game named by its name, with keyboard controls, still claims them
+    expect(game(0, 0, 'Make a snake with keyboard controls.')).toEqual(['keys-dead']);
+    expect(game(0, 0, 'Fais un Tetris jouable au clavier')).toEqual(['keys-dead']);
     const ev = evidence({ static: perception({ animatedShare: 0, inventory: inventory({ listenedEvents: ['keydown'], canvases: [{ width: 1000, height: 700, areaShare: 0.68 }] }) }) }, keys(0));
     ev.task.query.prompt = "Create an interactive visualization of Kruskal's and Prim's greedy algorithms for a minimum spanning tree.";
     ev.interaction!.gameLike = true;

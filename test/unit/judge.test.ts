@@ -3,6 +3,7 @@ import { nothingInDom } from '../../src/judge/offline/checks.js';
 import { FULL, judgeOffline } from '../../src/judge/offline/judge.js';
 import { RUBRIC } from '../../src/judge/rubric.js';
 import { click, evidence, inventory, perception } from '../fixtures/evidence.js';
+import type { TraceStep } from '../../src/types.js';
 
 const titles = (j: ReturnType<typeof judgeOffline>) => j.defects.map((d) => d.title);
 
@@ -356,6 +357,21 @@ describe('offline judge: dynamic adjustment rules', () => {
     ev.task.query.prompt = 'A todo list where I can add tasks and delete them.';
     const k = judgeOffline(ev);
     expect(k.defects.find((d) => d.title.startsWith('Error when using'))).toMatchObject({ code: 'core-feature-error', severity: 'critical' });
+  });
+
+  it('typing into an input the brief asks for by name that throws is major; a console message there, or an error in a field the brief does not name, stays minor', () => {
+    const typed = (name: string, errors: Partial<TraceStep>) => click(name, false, { action: { kind: 'fill', value: '120', target: { signature: `textbox|input|form|${name}|`, name, role: 'textbox', tag: 'input', group: 'textbox|input|form', box: { x: 10, y: 10, width: 300, height: 30 } } }, ...errors });
+    const e = { text: "TypeError: totalPer.toFixd is not a function", origin: 'app' as const, atMs: 3, step: 1 };
+    const judged = (prompt: string, name: string, errors: Partial<TraceStep>) => {
+      const ev = evidence({}, [click('Reset', true), typed(name, errors)]);
+      ev.task.query.prompt = prompt;
+      return judgeOffline(ev).defects.find((d) => d.title.startsWith('Error when using'));
+    };
+    const tip = 'Build a tip calculator - bill amount, tip percentage buttons, number of people, and show tip per person and total per person, with a reset button.';
+    expect(judged(tip, 'Bill', { pageErrors: [e] })).toMatchObject({ code: 'interaction-error', severity: 'major', detail: expect.stringContaining('an input the brief asks for') });
+    expect(judged(tip, 'Bill', { consoleErrors: [{ ...e, text: 'Please enter a valid amount' }] })).toMatchObject({ severity: 'minor' });
+    expect(judged(tip, 'Coupon code', { pageErrors: [e] })).toMatchObject({ severity: 'minor' });
+    expect(judged('做一个小费计算器：输入账单金额和人数', '账单金额', { pageErrors: [e] })).toMatchObject({ severity: 'major' });
   });
 
   it('a control the brief names in quotes is core whatever its verb: a throwing "✨ New quote" is critical', () => {

@@ -130,6 +130,20 @@ export function quotedInBrief(prompt: string): (controlName: string) => boolean 
   };
 }
 
+/**
+ * The inputs a brief asks for by name ("bill amount, tip percentage, number of people"): a field whose label
+ * has a word of 3 or more letters (2 or more in a script written without spaces) that the brief also uses is
+ * one of them. Returns a predicate on a field's accessible name. Used to weigh an error the field throws
+ * (rubric item 3): the brief's own input failing is more than a secondary control's.
+ */
+export function namedInBrief(prompt: string): (fieldName: string) => boolean {
+  const brief = ` ${labelWords(prompt)} `;
+  return (name) =>
+    labelWords(name)
+      .split(' ')
+      .some((w) => ([...w].length >= 3 || (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w) && [...w].length >= 2)) && !/^\d+$/.test(w) && (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w) ? brief.includes(w) : brief.includes(` ${w} `)));
+}
+
 /** How a brief feature fared in the interaction trace (rubric item 3a). */
 export interface FeatureTally {
   feature: string;

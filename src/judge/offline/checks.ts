@@ -2,7 +2,7 @@ import type { ConsoleEntry, Defect, DomInventory, FrameTiming, Evidence, RubricV
 import { isCdnUrl } from '../../common/cdn.js';
 import { checkLanguage } from '../../common/language-check.js';
 import { rubricItem } from '../rubric.js';
-import { briefFeatures, conceptOfControl, quotedInBrief, tallyFeatures, type FeatureTally } from './brief.js';
+import { briefFeatures, conceptOfControl, namedInBrief, quotedInBrief, tallyFeatures, type FeatureTally } from './brief.js';
 
 /**
  * The offline judge's rubric checks: each decides one rubric item (METHOD.md §4) from measured evidence
@@ -446,7 +446,13 @@ export function regularity(f: Facts): CheckResult {
  * Words by which a brief or a page claims keyboard play (English and Cookie-Bench's 8 languages): games,
  * arrow keys, WASD, the space bar, the keyboard.
  */
-const KEY_CLAIM = /\b(arrow|wasd|keyboard|space ?bar|press (space|enter|any key)|game|juego|jeu|spiel|gioco|jogo|teclado|clavier|tastatur|tastiera|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|клавиш|стрелк|ゲーム|キーボード|矢印|游戏|遊戲|键盘|鍵盤|方向键|게임|키보드|방향키/i;
+/**
+ * Words that claim the keys the explorer tries on a game-like page (arrows, WASD, Space, Enter): the keys
+ * themselves, a game, or a game known by its name. "Keyboard support" alone is no such claim: a calculator's is
+ * its digit and operator keys, a piano's its letter keys (a helper's calculator with "keyboard support" got a
+ * major "Keys do nothing" because the arrows and WASD did nothing on it).
+ */
+const KEY_CLAIM = /\b(arrow|wasd|space ?bar|press (space|enter|any key)|game|snake|tetris|pong|breakout|arkanoid|flappy|pac-?man|asteroids|space invaders|platformer|juego|jeu|spiel|gioco|jogo|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|стрелк|змейк|тетрис|ゲーム|矢印|スネーク|テトリス|游戏|遊戲|方向键|贪吃蛇|俄罗斯方块|게임|방향키|뱀/i;
 
 /** Item 9, colour harmony and contrast: axe-core color-contrast results. */
 export function colour(f: Facts): CheckResult {
@@ -702,6 +708,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const core = new Set(features.map((x) => x.id));
   // …and a control the brief names in quotes ('a "New quote" button') is core whatever its verb
   const quoted = quotedInBrief(f.ev.task.query.prompt);
+  const briefInput = namedInBrief(f.ev.task.query.prompt);
   const isCore = (name: string) => {
     const c = conceptOfControl(name);
     return (!!c && core.has(c)) || quoted(name);
@@ -718,7 +725,21 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
       // a throwing core control is critical, a secondary one minor, like a dead one (issue 11 point 2): a placeholder
       // link whose scroll handler throws on href="#" costs the user nothing they came for
       const c = !!s.action.target && isCore(s.action.target.name);
-      d3.push({ code: c ? 'core-feature-error' : 'interaction-error', severity: c ? 'critical' : 'minor', dimension: 'functionality', title: `Error when using ${label(s)}`, detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : ''}`, rubricItem: '3', points: c ? 3 : 0.5, cap: c ? undefined : 'interaction-errors', phase: 'interaction', evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) } });
+      // typing into an input the brief asks for by name ("bill amount") that throws an uncaught exception: the
+      // brief's own input fails (major); a console message, or a secondary control's error, stays minor
+      const input = !c && s.pageErrors.includes(e) && ['fill', 'select'].includes(s.action.kind) && !!s.action.target?.name && briefInput(s.action.target.name);
+      d3.push({
+        code: c ? 'core-feature-error' : 'interaction-error',
+        severity: c ? 'critical' : input ? 'major' : 'minor',
+        dimension: 'functionality',
+        title: `Error when using ${label(s)}`,
+        detail: `${e.text}${c ? ` — it serves the brief's core action "${conceptOfControl(s.action.target!.name)}"` : input ? ' — an input the brief asks for' : ''}`,
+        rubricItem: '3',
+        points: c ? 3 : input ? 1.5 : 0.5,
+        cap: c || input ? undefined : 'interaction-errors',
+        phase: 'interaction',
+        evidence: { step: s.index, screenshot: s.screenshotAfter ?? undefined, excerpt: e.text.slice(0, 200) },
+      });
     }
   }
   const erroredTargets = new Set([...thrownBy.values()].map((s) => s.action.target?.signature).filter(Boolean));
@@ -766,6 +787,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     if (s.action.kind !== 'click' || !s.action.target || s.outcome !== 'ok' || !s.effect) continue;
     // nothing to act on (clear on an empty canvas) or an effect that left the page (download): not dead
     if (s.effect.kind === 'nothing-to-do' || s.effect.kind === 'external') continue;
+    // a click another element caught (a toast over a cookie banner's button) never reached the control: that try
+    // is untested, not dead (a decorative overlay that swallows clicks is its own defect, click-intercepted)
+    if (s.intercepted && !s.effect.screenChanged) continue;
     const k = s.action.target.signature;
     byTarget.set(k, [...(byTarget.get(k) ?? []), s]);
   }

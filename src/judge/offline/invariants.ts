@@ -419,15 +419,21 @@ function swallowed(s: TraceStep, cov: NonNullable<TraceStep['intercepted']>): bo
   return !c || (c.before.elements === c.after.elements && c.before.textChars === c.after.textChars);
 }
 
+/** SVG shapes: the centre of a ring's, a slice's or a line's box is often not on the shape (a donut's hole). */
+const SVG_SHAPE = /^(circle|ellipse|path|polygon|polyline|line)$/;
+
 /**
  * Clicks intercepted (issue 11): a real pointer at a control's centre hits another element that is neither
  * a dialog nor interactive (a decorative overlay), and the click changed nothing of the app ({@link swallowed}).
+ * Not judged: a cover that is a passing notice (a toast the tester's own last action raised, gone seconds
+ * later), and an SVG shape as the target (its box's centre may lie off the shape: a donut chart's ring is
+ * clicked in its hole, where its label is).
  */
 export function intercepted(steps: TraceStep[]): InvariantFinding[] {
   const out: InvariantFinding[] = [];
   for (const s of steps) {
     const cov = s.intercepted;
-    if (!cov || s.action.kind !== 'click' || cov.dialog || cov.interactive || !s.effect || !swallowed(s, cov) || out.length) continue;
+    if (!cov || s.action.kind !== 'click' || cov.dialog || cov.interactive || cov.notice || SVG_SHAPE.test(s.action.target?.tag ?? '') || !s.effect || !swallowed(s, cov) || out.length) continue;
     const name = s.action.target?.name || s.action.target?.tag || 'control';
     out.push(bad('intercept', s, `covered by ${cov.selector}`, defect('click-intercepted', `Clicks on "${name}" hit an overlay`, `A click at the centre of "${name}" lands on ${cov.selector} (<${cov.tag}>${cov.text ? ` "${cov.text.slice(0, 40)}"` : ''}, covering ${Math.round(cov.areaShare * 100)}% of the screen), which swallows it: nothing happened.`, s, name)));
   }
