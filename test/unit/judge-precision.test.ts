@@ -107,6 +107,15 @@ describe('never dead: what is not a control, or has nothing to do, or acts off t
   });
 });
 
+describe('a new game before any move', () => {
+  it('"New Game" clicked twice before anything on the page changed has nothing to reset; after a move that changed the board it is dead', () => {
+    const none = { effect: { pixelChange: 0, targetPixelChange: 0, domMutations: 0, scrolled: false, screenChanged: false, kind: 'none' as const } };
+    const codes = (steps: ReturnType<typeof click>[]) => judgeOffline(evidence({}, steps)).defects.map((d) => `${d.code}:${d.severity}`);
+    expect(codes([click('🔄 New Game', false, none), click('Easy', false, none), click('🔄 New Game', false, none), click('Hard', true)])).toEqual([]);
+    expect(codes([click('cell 5', true), click('🔄 New Game', false, none), click('Easy', false, none), click('🔄 New Game', false, none)])).toContain('dead-control:minor');
+  });
+});
+
 describe('key-driven games', () => {
   const keys = (px: number) => ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].map((key) => click('', false, { action: { kind: 'hold', key, durationMs: 400 }, effect: { pixelChange: px, targetPixelChange: null, outsidePixelChange: px, domMutations: 0, scrolled: false, screenChanged: false } }));
   const game = (animatedShare: number, px: number, prompt = 'A snake game steered with the arrow keys') => {
@@ -133,6 +142,17 @@ describe('key-driven games', () => {
     // "keyboard support" claims its own keys (digits, operators), not the arrows, WASD and Space tried
     expect(game(0, 0, 'Make an iPhone-style calculator with AC, +/-, %, the four operations and keyboard support.')).toEqual([]);
     expect(game(0, 0, 'Ein Taschenrechner mit Tastaturunterstützung')).toEqual([]);
+    // a form's "press Enter" hint claims no game keys; a game that documents keys of its own claims those
+    const said = (prompt: string, textSample: string) => {
+      const ev = evidence({ static: perception({ animatedShare: 0, inventory: inventory({ listenedEvents: ['keydown'], textSample }) }) }, keys(0));
+      ev.task.query.prompt = prompt;
+      ev.interaction!.gameLike = true;
+      return judgeOffline(ev).defects.map((d) => d.code);
+    };
+    expect(said('A kanban board with To do, In progress and Done columns.', 'Tip: type a task and press Enter to add it · press N to jump to the input')).toEqual([]);
+    expect(said('A tic-tac-toe game against the computer.', 'Press 1–9 to place your X, or press R to restart the game')).toEqual([]);
+    expect(said('A tic-tac-toe game against the computer.', 'Your turn')).toEqual(['keys-dead']);
+    expect(said('A maze game.', 'Use the arrow keys to move; press R to restart')).toEqual(['keys-dead']);
     // a game named by its name, with keyboard controls, still claims them
     expect(game(0, 0, 'Make a snake with keyboard controls.')).toEqual(['keys-dead']);
     expect(game(0, 0, 'Fais un Tetris jouable au clavier')).toEqual(['keys-dead']);

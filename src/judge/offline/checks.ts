@@ -450,9 +450,19 @@ export function regularity(f: Facts): CheckResult {
  * Words that claim the keys the explorer tries on a game-like page (arrows, WASD, Space, Enter): the keys
  * themselves, a game, or a game known by its name. "Keyboard support" alone is no such claim: a calculator's is
  * its digit and operator keys, a piano's its letter keys (a helper's calculator with "keyboard support" got a
- * major "Keys do nothing" because the arrows and WASD did nothing on it).
+ * major "Keys do nothing" because the arrows and WASD did nothing on it). Nor is "press Enter" (a form's hint:
+ * "type a task and press Enter to add it").
  */
-const KEY_CLAIM = /\b(arrow|wasd|space ?bar|press (space|enter|any key)|game|snake|tetris|pong|breakout|arkanoid|flappy|pac-?man|asteroids|space invaders|platformer|juego|jeu|spiel|gioco|jogo|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|стрелк|змейк|тетрис|ゲーム|矢印|スネーク|テトリス|游戏|遊戲|方向键|贪吃蛇|俄罗斯方块|게임|방향키|뱀/i;
+const KEY_CLAIM = /\b(arrow|wasd|space ?bar|press (space|any key)|game|snake|tetris|pong|breakout|arkanoid|flappy|pac-?man|asteroids|space invaders|platformer|juego|jeu|spiel|gioco|jogo|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|стрелк|змейк|тетрис|ゲーム|矢印|スネーク|テトリス|游戏|遊戲|方向键|贪吃蛇|俄罗斯方块|게임|방향키|뱀/i;
+
+/** Words that name the keys the explorer tries (arrows, WASD, Space) themselves. */
+const TRIED_KEYS = /\b(arrow|wasd|space ?bar|press space)|flecha|fl[eè]che|pfeiltaste|freccia|seta|стрелк|矢印|方向键|방향키/i;
+
+/**
+ * A page or brief that documents keys of its own ("Press 1–9 to place your X, or press R to restart"): a
+ * game played by those keys does not claim the arrows, WASD and Space (unless it names them too).
+ */
+const OTHER_KEYS = /\bpress(?:ing)?\s+(?:the\s+)?(?:keys?\s+)?["'“]?(?:\d(?:\s*[-–]\s*\d)?|(?![wasd]\b)[a-z])["'”]?(?=[\s,.;:!)]|$)/i;
 
 /** Item 9, colour harmony and contrast: axe-core color-contrast results. */
 export function colour(f: Facts): CheckResult {
@@ -773,6 +783,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
   const KEYPAD_KEY = /^([0-9]|00|[.,]|±|\+\/[-−]|[-−+*÷/%=^√()]|⌫|←)$/;
   const OFF_PAGE = /\b(save|download|export|print|copy|share|tweet|open in new|png|pdf|csv)\b|enregistrer|télécharger|imprimer|copier|partager|guardar|descargar|imprimir|copiar|compartir|salvar|baixar|partilhar|speichern|herunterladen|drucken|kopieren|teilen|保存|下载|导出|打印|复制|分享|ダウンロード|印刷|コピー|共有|저장|다운로드|인쇄|복사|공유/i;
   const CLEARS = (name: string) => ['reset', 'delete'].includes(conceptOfControl(name) ?? '') || /\bundo\b|annuler|deshacer|desfazer|rückgängig|撤销|元に戻す|실행 취소/i.test(name);
+  // a new game on a board no move has changed yet has nothing to reset (a tic-tac-toe's "🔄 New Game" before
+  // the first move)
+  const NEW_GAME = /\b(new game|play again|new round|restart game)\b|nouvelle partie|rejouer|neues spiel|nochmal spielen|nuevo juego|jugar de nuevo|nova partida|jogar novamente|新游戏|新遊戲|再来一局|新しいゲーム|もう一度|새 게임|다시 하기/i;
   // steps that create something a clear/delete/undo could remove: drawing (drag), typing text, adding
   const PRODUCES = (s: TraceStep) =>
     s.outcome === 'ok' &&
@@ -819,7 +832,12 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const nc = notControl(t);
     const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
     const firstTry = tries[0]!.index;
-    const nothing = CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig) ? 'nothing to clear or remove in the state it met' : null;
+    const nothing =
+      CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig)
+        ? 'nothing to clear or remove in the state it met'
+        : NEW_GAME.test(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && !tries.includes(s) && s.outcome === 'ok' && !!s.effect?.screenChanged)
+          ? 'a new game before anything on the page had changed (nothing to reset)'
+          : null;
     // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
     // a canvas is one surface for many inputs (a game's keys, a drag that rotates a scene): clicks that land
@@ -888,7 +906,9 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     // and only a brief or page that speaks of a game or of keys claims the keys tried (arrows, WASD, Space,
     // Enter): a calculator that listens for digit keys, or a p5.js visualization (p5 listens for keys on every
     // sketch) of a spanning tree, is not broken because the arrows do nothing — a large canvas is no claim
-    const claimsKeys = KEY_CLAIM.test(`${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`);
+    // (a page that documents keys of its own, "press 1–9", claims those, not the arrows tried)
+    const said = `${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`;
+    const claimsKeys = KEY_CLAIM.test(said) && !(OTHER_KEYS.test(said) && !TRIED_KEYS.test(said));
     // and a game that was moving by itself earlier in the trace and is still now has stopped on its own (a
     // snake that hit the wall while the tester focused the board): its game-over screen ignores keys by design
     const movedBefore = keys.length > 0 && steps.some((s) => s.index < keys[0]!.index && !!s.effect?.baseline && (s.effect.baseline.regions > 0 || s.effect.baseline.mutations > 0));
