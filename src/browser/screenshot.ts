@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import type { CDPSession, Page, PageScreenshotOptions } from 'playwright';
 import { timebox } from '../util/timebox.js';
 
@@ -23,15 +24,13 @@ export function cdpSessionOf(page: Page): Promise<CDPSession | null> {
 
 /**
  * The main frame's document commits and loads, as the page's CDP session reports them (`Page.frameNavigated`
- * for a frame without a parent: a new document, never a same-document navigation; `Page.loadEventFired`).
+ * for a frame without a parent: a new document, never a same-document navigation; `Page.loadEventFired`):
+ * `events` emits `commit` and `load`.
  */
 interface DocumentWatch {
   /** Whether the last committed document fired its load event (or came back from the back/forward cache). */
   loaded: boolean;
-  /** Called at the next commit, then forgotten. */
-  onCommit: Set<() => void>;
-  /** Called at the next load, then forgotten. */
-  onLoad: Set<() => void>;
+  events: EventEmitter;
 }
 
 const watches = new WeakMap<CDPSession, Promise<DocumentWatch | null>>();
@@ -42,20 +41,15 @@ function documentWatch(cdp: CDPSession): Promise<DocumentWatch | null> {
   if (!w) {
     w = (async () => {
       if (typeof cdp.on !== 'function') return null;
-      const watch: DocumentWatch = { loaded: true, onCommit: new Set(), onLoad: new Set() };
-      const call = (set: Set<() => void>) => {
-        const due = [...set];
-        set.clear();
-        due.forEach((f) => f());
-      };
+      const watch: DocumentWatch = { loaded: true, events: new EventEmitter() };
       cdp.on('Page.frameNavigated', (e) => {
         if (e.frame.parentId) return;
         watch.loaded = e.type === 'BackForwardCacheRestore';
-        call(watch.onCommit);
+        watch.events.emit('commit');
       });
       cdp.on('Page.loadEventFired', () => {
         watch.loaded = true;
-        call(watch.onLoad);
+        watch.events.emit('load');
       });
       await timebox(cdp.send('Page.enable'), 5000, 'CDP Page domain');
       return watch;
@@ -63,13 +57,6 @@ function documentWatch(cdp: CDPSession): Promise<DocumentWatch | null> {
     watches.set(cdp, w);
   }
   return w;
-}
-
-/** Resolves at the next call of `set`'s listeners; `cancel` forgets the listener (the promise then never settles). */
-function next(set: Set<() => void>): { happened: Promise<void>; cancel: () => void } {
-  let listener = () => {};
-  const happened = new Promise<void>((resolve) => set.add((listener = resolve)));
-  return { happened, cancel: () => void set.delete(listener) };
 }
 
 /** How long a capture stranded by a new document waits for that document's load before it is asked again, ms. */
@@ -93,33 +80,23 @@ export const STRANDED_CAPTURE_LOAD_WAIT_MS = 5000;
 export async function viewportPng(page: Page, timeoutMs: number, opts: { fast?: boolean } = {}): Promise<Buffer> {
   const cdp = await cdpSessionOf(page);
   if (cdp) {
-    let over = false;
-    const waiting = new Set<() => void>();
+    // ends every wait of this call once it returned or timed out
+    const done = new AbortController();
     const capture = async (): Promise<string> => {
       const watch = await documentWatch(cdp);
       for (;;) {
-        const commit = watch ? next(watch.onCommit) : null;
-        if (commit) waiting.add(commit.cancel);
         const shot = cdp.send('Page.captureScreenshot', { format: 'png', ...(opts.fast ? { optimizeForSpeed: true } : {}) });
         shot.catch(() => {});
         // a commit while the capture runs may strand it: it is asked again (a capture answered first is kept)
-        const data = await Promise.race([shot.then((v) => v.data), ...(commit ? [commit.happened.then(() => null)] : [])]);
-        commit?.cancel();
-        if (data !== null || over || !watch) return data ?? '';
+        const committed = watch ? [once(watch.events, 'commit', { signal: done.signal }).then(() => null, () => null)] : [];
+        const data = await Promise.race([shot.then((v) => v.data), ...committed]);
+        if (data !== null || done.signal.aborted || !watch) return data ?? '';
         // the new document's load (bounded: one that never loads is captured as it is)
-        if (!watch.loaded) {
-          const load = next(watch.onLoad);
-          waiting.add(load.cancel);
-          await timebox(load.happened, STRANDED_CAPTURE_LOAD_WAIT_MS, 'load').catch(() => {});
-          load.cancel();
-        }
+        if (!watch.loaded) await once(watch.events, 'load', { signal: AbortSignal.any([done.signal, AbortSignal.timeout(STRANDED_CAPTURE_LOAD_WAIT_MS)]) }).catch(() => {});
       }
     };
     try {
-      const data = await timebox(capture(), timeoutMs, 'screenshot').finally(() => {
-        over = true;
-        waiting.forEach((cancel) => cancel());
-      });
+      const data = await timebox(capture(), timeoutMs, 'screenshot').finally(() => done.abort());
       return Buffer.from(data, 'base64');
     } catch (e) {
       if (page.isClosed() || /timed out/.test(String(e))) throw e;

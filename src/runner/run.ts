@@ -206,7 +206,7 @@ export async function runCookie(o: RunOptions): Promise<RunOutcome> {
     for (const name of Object.keys(o.outputFiles ?? {})) {
       checkReporterNames([name], `--output-file.${name}`);
       if (!FILE_REPORTERS[name]) throw new InputError(`--output-file.${name}`, `"${name}"`, `the ${name} reporter writes no file`, `use one of ${Object.keys(FILE_REPORTERS).map((n) => `--output-file.${n}=PATH`).join(', ')}`);
-      if (o.outputFiles![name] === '-' && name !== 'json') throw new InputError(`--output-file.${name}`, '"-"', `only the json reporter prints to stdout`, `name a file, e.g. --output-file.${name}=${name === 'html' ? 'report' : `${name}.${name === 'junit' ? 'xml' : 'json'}`}`);
+      if (o.outputFiles![name] === '-' && name !== 'json') throw new InputError(`--output-file.${name}`, '"-"', `only the json reporter prints to stdout`, `name a file, e.g. --output-file.${name}=${{ junit: 'junit.xml', leaderboard: 'leaderboard.json', html: 'report' }[name]}`);
     }
     config = override(loaded.config, o);
     configSource = loaded.file ?? '--reporter';

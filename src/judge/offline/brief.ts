@@ -138,10 +138,9 @@ export function quotedInBrief(prompt: string): (controlName: string) => boolean 
  */
 export function namedInBrief(prompt: string): (fieldName: string) => boolean {
   const brief = ` ${labelWords(prompt)} `;
-  return (name) =>
-    labelWords(name)
-      .split(' ')
-      .some((w) => ([...w].length >= 3 || (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w) && [...w].length >= 2)) && !/^\d+$/.test(w) && (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w) ? brief.includes(w) : brief.includes(` ${w} `)));
+  // (a script written without spaces has no word boundaries to match on: its words are looked for anywhere)
+  const inBrief = (w: string) => (isCjk(w) ? [...w].length >= 2 && brief.includes(w) : [...w].length >= 3 && !/^\d+$/.test(w) && brief.includes(` ${w} `));
+  return (name) => labelWords(name).split(' ').some(inBrief);
 }
 
 /** How a brief feature fared in the interaction trace (rubric item 3a). */

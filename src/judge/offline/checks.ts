@@ -446,17 +446,16 @@ export function regularity(f: Facts): CheckResult {
  * Words by which a brief or a page claims keyboard play (English and Cookie-Bench's 8 languages): games,
  * arrow keys, WASD, the space bar, the keyboard.
  */
-/**
- * Words that claim the keys the explorer tries on a game-like page (arrows, WASD, Space, Enter): the keys
- * themselves, a game, or a game known by its name. "Keyboard support" alone is no such claim: a calculator's is
- * its digit and operator keys, a piano's its letter keys (a helper's calculator with "keyboard support" got a
- * major "Keys do nothing" because the arrows and WASD did nothing on it). Nor is "press Enter" (a form's hint:
- * "type a task and press Enter to add it").
- */
-const KEY_CLAIM = /\b(arrow|wasd|space ?bar|press (space|any key)|game|snake|tetris|pong|breakout|arkanoid|flappy|pac-?man|asteroids|space invaders|platformer|juego|jeu|spiel|gioco|jogo|flecha|fl[eè]che|pfeiltaste|freccia|seta)|игр|стрелк|змейк|тетрис|ゲーム|矢印|スネーク|テトリス|游戏|遊戲|方向键|贪吃蛇|俄罗斯方块|게임|방향키|뱀/i;
+/** Words that name the keys the explorer tries on a game-like page (arrows, WASD, Space) themselves. */
+const TRIED_KEYS = /\b(arrow|wasd|space ?bar|press space|flecha|fl[eè]che|pfeiltaste|freccia|seta)|стрелк|矢印|方向键|방향키/i;
 
-/** Words that name the keys the explorer tries (arrows, WASD, Space) themselves. */
-const TRIED_KEYS = /\b(arrow|wasd|space ?bar|press space)|flecha|fl[eè]che|pfeiltaste|freccia|seta|стрелк|矢印|方向键|방향키/i;
+/**
+ * Words that claim those keys without naming them: a game, or a game known by its name. "Keyboard support"
+ * alone is no such claim (a calculator's is its digit and operator keys, a piano's its letter keys: a helper's
+ * calculator with "keyboard support" got a major "Keys do nothing" because the arrows and WASD did nothing on
+ * it), nor is "press Enter" (a form's hint: "type a task and press Enter to add it").
+ */
+const GAME_WORDS = /\b(press any key|game|snake|tetris|pong|breakout|arkanoid|flappy|pac-?man|asteroids|space invaders|platformer|juego|jeu|spiel|gioco|jogo)|игр|змейк|тетрис|ゲーム|スネーク|テトリス|游戏|遊戲|贪吃蛇|俄罗斯方块|게임|뱀/i;
 
 /**
  * A page or brief that documents keys of its own ("Press 1–9 to place your X, or press R to restart"): a
@@ -832,12 +831,10 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const nc = notControl(t);
     const offPage = OFF_PAGE.test(t.name) ? 'its effect may leave the page (download, print, clipboard, share)' : null;
     const firstTry = tries[0]!.index;
-    const nothing =
-      CLEARS(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig)
-        ? 'nothing to clear or remove in the state it met'
-        : NEW_GAME.test(t.name) && !steps.some((s) => s.index < tries[tries.length - 1]!.index && !tries.includes(s) && s.outcome === 'ok' && !!s.effect?.screenChanged)
-          ? 'a new game before anything on the page had changed (nothing to reset)'
-          : null;
+    const lastTry = tries[tries.length - 1]!.index;
+    const nothingToClear = CLEARS(t.name) && !steps.some((s) => s.index < lastTry && s.index !== firstTry && PRODUCES(s) && s.action.target?.signature !== sig);
+    const nothingToRestart = NEW_GAME.test(t.name) && !steps.some((s) => s.index < lastTry && !tries.includes(s) && s.outcome === 'ok' && !!s.effect?.screenChanged);
+    const nothing = nothingToClear ? 'nothing to clear or remove in the state it met' : nothingToRestart ? 'a new game before anything on the page had changed (nothing to reset)' : null;
     // add/submit/calculate/convert/search act on what was typed: with nothing typed before, an empty input may be refused on purpose
     const needsInput = ['add', 'submit', 'calculate', 'convert', 'search'].includes(conceptOfControl(t.name) ?? '') && !tries.some((x) => steps.some((s) => s.index < x.index && s.action.kind === 'fill' && s.outcome === 'ok' && !!s.action.value)) ? 'it acts on typed input and nothing was typed before it (an empty input may be refused on purpose)' : null;
     // a canvas is one surface for many inputs (a game's keys, a drag that rotates a scene): clicks that land
@@ -846,7 +843,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     const canvasAnswered = answeredOther ? `the canvas answered other input (step ${answeredOther.index}: ${answeredOther.action.kind}${answeredOther.action.key ? ` ${answeredOther.action.key}` : ''})` : null;
     // a keypad key tried only in one state ("0" and "±" pressed twice while the display read 0): in that state it
     // may have nothing to change; only tries in states the page moved between prove it dead
-    const between = steps.filter((s) => s.index > firstTry && s.index < tries[tries.length - 1]!.index && !tries.includes(s));
+    const between = steps.filter((s) => s.index > firstTry && s.index < lastTry && !tries.includes(s));
     const oneState = pageAnswered && KEYPAD_KEY.test(t.name.trim()) && !between.some((s) => s.outcome === 'ok' && !!s.effect?.screenChanged) ? 'a keypad key tried only in one state (it may have nothing to change there: "0" or "±" on a display reading 0)' : null;
     const why = nc ?? offPage ?? nothing ?? needsInput ?? canvasAnswered ?? oneState;
     if (why) {
@@ -908,7 +905,7 @@ export function interactionChecks(f: Facts, staticErrorKeys: Set<string>, minTri
     // sketch) of a spanning tree, is not broken because the arrows do nothing — a large canvas is no claim
     // (a page that documents keys of its own, "press 1–9", claims those, not the arrows tried)
     const said = `${f.ev.task.query.prompt}\n${f.ev.static?.inventory?.textSample ?? ''}`;
-    const claimsKeys = KEY_CLAIM.test(said) && !(OTHER_KEYS.test(said) && !TRIED_KEYS.test(said));
+    const claimsKeys = TRIED_KEYS.test(said) || (GAME_WORDS.test(said) && !OTHER_KEYS.test(said));
     // and a game that was moving by itself earlier in the trace and is still now has stopped on its own (a
     // snake that hit the wall while the tester focused the board): its game-over screen ignores keys by design
     const movedBefore = keys.length > 0 && steps.some((s) => s.index < keys[0]!.index && !!s.effect?.baseline && (s.effect.baseline.regions > 0 || s.effect.baseline.mutations > 0));
